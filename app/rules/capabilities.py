@@ -1,0 +1,71 @@
+"""What a ship can do now, derived from its design and the state of its systems."""
+
+from __future__ import annotations
+
+from app.rules.designs import Design, SystemSpec
+from app.rules.state import GameState, ShipState
+from app.rules.weapons import is_weapon
+
+SENSOR_DICE = {"basic": 1, "enhanced": 2, "superior": 3}
+
+
+def spec_of(design: Design, system_id: str) -> SystemSpec:
+    for spec in design.all_systems():
+        if spec.id == system_id:
+            return spec
+    raise KeyError(system_id)
+
+
+def thrust(state: GameState, ship: ShipState) -> int:
+    """Main drive thrust now: first damage halves it (round down), a second failure leaves 0."""
+    rating = state.design_of(ship).thrust
+    drive = ship.system("drive").status
+    if drive == "destroyed" or ship.status != "active":
+        return 0
+    return rating // 2 if drive == "damaged" else rating
+
+
+def sensors(state: GameState, ship: ShipState) -> str:
+    """basic | enhanced | superior; damaged enhanced or superior sensors count as basic."""
+    design = state.design_of(ship)
+    for s in ship.systems_of("sensors"):
+        if s.working:
+            grade = spec_of(design, s.id).grade
+            if grade in SENSOR_DICE:
+                return grade
+    return "basic"
+
+
+def has_ecm(ship: ShipState) -> bool:
+    # a ship with area ECM has ECM itself
+    return any(s.working for s in ship.systems_of("ecm", "area_ecm"))
+
+
+def has_area_ecm(ship: ShipState) -> bool:
+    return any(s.working for s in ship.systems_of("area_ecm"))
+
+
+def screen_level(state: GameState, ship: ShipState) -> int:
+    """Sum of working generators' levels, at most two levels active (C6.1)."""
+    design = state.design_of(ship)
+    level = sum(spec_of(design, s.id).level or 1 for s in ship.systems_of("screen") if s.working)
+    return min(2, level)
+
+
+def fire_controls(ship: ShipState) -> int:
+    return sum(1 for s in ship.systems_of("fire_control") if s.working)
+
+
+def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
+    return tuple(s for s in state.design_of(ship).all_systems() if is_weapon(s))
+
+
+def ready_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
+    """Working weapons not yet fired this game turn."""
+    return tuple(
+        w for w in weapon_specs(state, ship) if ship.system(w.id).working and w.id not in ship.fired
+    )
+
+
+def points(state: GameState, ship: ShipState) -> int:
+    return state.design_of(ship).points()

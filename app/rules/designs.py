@@ -1,0 +1,826 @@
+"""Ship designs: systems, mass and points (RULES §13; compendium C1.1, C3.1–3.3, C6, C8).
+
+A design has a total mass (TMF); its hull, armour, main drive and systems must fit in it. The
+points value is the base cost (= TMF) plus the cost of everything in it. Every number and every
+rounding choice here is written out in ``docs/designs.md``; the ones the sources leave open are
+marked there as decisions.
+
+Nothing here raises while a design is being built or measured: ``Design.problems()`` lists every
+rule a design breaks, each saying what to change, and ``validate_design`` turns a non-empty list
+into a ``DesignError``. ``Design.from_dict`` is strict about JSON types (a bool is not a number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
+
+from app.rules.errors import DesignError
+from app.rules.geometry import ARCS, BROADSIDE_ARCS
+
+# -- limits (Decision: TMF 5..300, thrust 0..12; see docs/designs.md) ---------------------------
+MIN_MASS = 5
+MAX_MASS = 300
+MIN_THRUST = 0
+MAX_THRUST = 12
+MIN_HULL_ROWS = 3
+MAX_HULL_ROWS = 6
+MAX_SCREEN_LEVELS = 2
+
+SYSTEM_TYPES: frozenset[str] = frozenset(
+    {"beam", "fire_control", "pds", "adfc", "screen", "sensors", "ecm", "area_ecm"}
+)
+WEAPON_TYPES: frozenset[str] = frozenset({"beam"})
+SENSOR_GRADES: tuple[str, ...] = ("enhanced", "superior")
+
+# Fixed mass and points of the simple systems (C3.1–3.3, C6.2, C6.4).
+_FIXED: dict[str, tuple[int, int]] = {
+    "fire_control": (1, 4),
+    "pds": (1, 3),
+    "adfc": (2, 8),
+    "ecm": (2, 20),
+    "area_ecm": (3, 30),
+}
+_SENSORS: dict[str, tuple[int, int]] = {"enhanced": (1, 15), "superior": (2, 30)}
+
+_LABELS: dict[str, str] = {
+    "beam": "beam",
+    "fire_control": "fire control",
+    "pds": "PDS",
+    "adfc": "ADFC",
+    "screen": "screen",
+    "sensors": "sensors",
+    "ecm": "ECM",
+    "area_ecm": "area ECM",
+    "main_drive": "main drive",
+    "power_core": "power core",
+    "bridge": "bridge",
+    "life_support": "life support",
+}
+
+# Which optional fields each designable type takes.
+_FIELDS_BY_TYPE: dict[str, frozenset[str]] = {
+    "beam": frozenset({"class", "arcs"}),
+    "screen": frozenset({"level"}),
+    "sensors": frozenset({"grade"}),
+}
+
+
+def _pct_half_up(mass: int, percent: int) -> int:
+    """``percent``% of ``mass``, rounded to the nearest whole number with halves going up."""
+    return max(0, (mass * percent + 50) // 100)
+
+
+def _ring(arcs: Sequence[str]) -> tuple[str, ...] | None:
+    """The arc ring (standard or broadside) that holds every one of these arcs, if any."""
+    for ring in (ARCS, BROADSIDE_ARCS):
+        if all(a in ring for a in arcs):
+            return ring
+    return None
+
+
+def arcs_adjacent(arcs: Sequence[str]) -> bool:
+    """Whether the distinct arcs form one unbroken run around their ring (F-FS-AS, FP-F, …)."""
+    distinct = set(arcs)
+    ring = _ring(list(distinct))
+    if ring is None:
+        return False
+    n = len(distinct)
+    if n in (0, len(ring)):
+        return True
+    indices = {ring.index(a) for a in distinct}
+    return any({(s + i) % len(ring) for i in range(n)} == indices for s in indices)
+
+
+def beam_mass(cls: int | None, arcs: Sequence[str]) -> int:
+    """Mass of a standard beam battery (C1.1, RULES §13); 0 for a class that does not exist."""
+    n = len(arcs)
+    if cls == 1:
+        return 1
+    if cls == 2:
+        return 2 if n <= 3 and arcs_adjacent(arcs) else 3
+    if cls == 3:
+        return 4 + max(n - 1, 0)
+    if cls == 4:
+        return 8 + 2 * max(n - 1, 0)
+    return 0
+
+
+def screen_mass(level: int | None, design_mass: int) -> int:
+    """Level 1: 5% of TMF (min 3); level 2: 10% of TMF (min 6); halves round up."""
+    if level == 1:
+        return max(3, _pct_half_up(design_mass, 5))
+    if level == 2:
+        return max(6, _pct_half_up(design_mass, 10))
+    return 0
+
+
+def hull_points(hull: int, hull_rows: int) -> int:
+    """Points for the hull boxes by row count (C8.2); a row count out of range is priced as 4."""
+    if hull_rows == 3:
+        return 3 * hull
+    if hull_rows == 5:
+        return (3 * hull + 1) // 2  # 1.5 × hull, a half rounded up
+    if hull_rows == 6:
+        return hull
+    return 2 * hull
+
+
+def hull_bounds(mass: int) -> tuple[int, int]:
+    """(fewest, most) hull boxes for a TMF: 10% rounded up to 50% rounded down, inclusive."""
+    return (mass + 9) // 10, mass // 2
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    """One designed system (or one of the implicit ones every ship has)."""
+
+    id: str
+    type: str
+    cls: int | None = None
+    arcs: tuple[str, ...] = ()
+    level: int | None = None
+    grade: str | None = None
+
+    # -- mass and points ---------------------------------------------------------------------
+    def mass(self, design_mass: int) -> int:
+        """Mass in a design of TMF ``design_mass``.
+
+        The implicit systems weigh nothing here: the main drive's mass depends on thrust and is
+        ``Design.drive_mass()``; the core systems come with the hull. Unknown types weigh 0 (and
+        are reported by ``Design.problems()``).
+        """
+        if self.type == "beam":
+            return beam_mass(self.cls, self.arcs)
+        if self.type == "screen":
+            return screen_mass(self.level, design_mass)
+        if self.type == "sensors":
+            return _SENSORS.get(self.grade or "", (0, 0))[0]
+        return _FIXED.get(self.type, (0, 0))[0]
+
+    def points(self, design_mass: int) -> int:
+        if self.type in ("beam", "screen"):
+            return 3 * self.mass(design_mass)
+        if self.type == "sensors":
+            return _SENSORS.get(self.grade or "", (0, 0))[1]
+        return _FIXED.get(self.type, (0, 0))[1]
+
+    def describe(self) -> str:
+        """How messages name this system, e.g. ``class-3 beam beam-2 with 4 arcs``."""
+        if self.type == "beam":
+            if self.cls in (2, 3, 4):
+                n = len(self.arcs)
+                return f"class-{self.cls} beam {self.id} with {n} arc{'' if n == 1 else 's'}"
+            if self.cls is not None:
+                return f"class-{self.cls} beam {self.id}"
+            return f"beam {self.id}"
+        if self.type == "screen" and self.level is not None:
+            return f"level-{self.level} screen {self.id}"
+        if self.type == "sensors" and self.grade is not None:
+            return f"{self.grade} sensors {self.id}"
+        return f"{_LABELS.get(self.type, self.type)} {self.id}"
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """``{"id", "type"}`` plus the fields that apply: ``class``/``arcs`` (beams), ``level``
+        (screens), ``grade`` (sensors). A field set on a type it does not apply to is kept too,
+        so that the validator can still see (and refuse) it after a round trip."""
+        out: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.cls is not None:
+            out["class"] = self.cls
+        if self.arcs or self.type in WEAPON_TYPES:
+            out["arcs"] = list(self.arcs)
+        if self.level is not None:
+            out["level"] = self.level
+        if self.grade is not None:
+            out["grade"] = self.grade
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SystemSpec:
+        """Strict: a wrong JSON type raises ``DesignError`` naming the field."""
+        spec, problems = _system_from_dict(d, "")
+        if problems or spec is None:
+            raise DesignError(problems or ["system: could not be read"])
+        return spec
+
+
+# The systems every ship has without designing them (basic sensors are not a system at all).
+_IMPLICIT: tuple[SystemSpec, ...] = (
+    SystemSpec("drive", "main_drive"),
+    SystemSpec("core", "power_core"),
+    SystemSpec("bridge", "bridge"),
+    SystemSpec("life_support", "life_support"),
+)
+IMPLICIT_SYSTEMS = _IMPLICIT
+IMPLICIT_TYPES: frozenset[str] = frozenset(s.type for s in _IMPLICIT)
+_RESERVED_IDS: dict[str, str] = {s.id: s.type for s in _IMPLICIT}
+
+
+# -- strict JSON readers --------------------------------------------------------------------
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_str(d: Mapping[str, Any], key: str, where: str, problems: list[str]) -> str | None:
+    value = d[key]
+    if not isinstance(value, str):
+        problems.append(f"{where}{key} must be a string, got {value!r}")
+        return None
+    return value
+
+
+def _read_int(d: Mapping[str, Any], key: str, where: str, problems: list[str]) -> int | None:
+    value = d[key]
+    if not _is_int(value):
+        problems.append(f"{where}{key} must be a whole number, got {value!r}")
+        return None
+    return int(value)
+
+
+_SYSTEM_KEYS = ("id", "type", "class", "arcs", "level", "grade")
+
+
+def _system_from_dict(d: object, where: str) -> tuple[SystemSpec | None, list[str]]:
+    problems: list[str] = []
+    label = where.rstrip(".") or "system"
+    if not isinstance(d, Mapping):
+        return None, [f"{label} must be an object, got {d!r}"]
+    for key in d:
+        if key not in _SYSTEM_KEYS:
+            problems.append(
+                f"{where}{key}: unknown field {key!r}; a system has {', '.join(_SYSTEM_KEYS)}"
+            )
+    for key in ("id", "type"):
+        if key not in d:
+            problems.append(f"{where}{key} is missing: every system needs an id and a type")
+    sid = _read_str(d, "id", where, problems) if "id" in d else None
+    stype = _read_str(d, "type", where, problems) if "type" in d else None
+    scls = _read_int(d, "class", where, problems) if "class" in d else None
+    level = _read_int(d, "level", where, problems) if "level" in d else None
+    grade = _read_str(d, "grade", where, problems) if "grade" in d else None
+    arcs: tuple[str, ...] = ()
+    if "arcs" in d:
+        raw = d["arcs"]
+        if not isinstance(raw, list | tuple):
+            problems.append(f"{where}arcs must be a list of arc names, got {raw!r}")
+        elif not all(isinstance(a, str) for a in raw):
+            problems.append(f"{where}arcs must be a list of arc names (strings), got {raw!r}")
+        else:
+            arcs = tuple(raw)
+    if problems or sid is None or stype is None:
+        return None, problems
+    return SystemSpec(sid, stype, cls=scls, arcs=arcs, level=level, grade=grade), []
+
+
+_DESIGN_KEYS = (
+    "id",
+    "name",
+    "class",
+    "mass",
+    "thrust",
+    "hull",
+    "hull_rows",
+    "armour",
+    "broadside",
+    "systems",
+)
+_REQUIRED_DESIGN_KEYS = ("id", "name", "class", "mass", "thrust", "hull")
+
+
+@dataclass(frozen=True)
+class Design:
+    """A ship design. Build freely; ask ``problems()`` (or ``validate_design``) whether it is legal.
+
+    A class-1 beam given no arcs is read as firing in all six arcs of the design's orientation.
+    """
+
+    id: str
+    name: str
+    hull_class: str
+    mass: int
+    thrust: int
+    hull: int
+    hull_rows: int = 4
+    armour: int = 0
+    broadside: bool = False
+    systems: tuple[SystemSpec, ...] = ()
+
+    def __post_init__(self) -> None:
+        ring = BROADSIDE_ARCS if self.broadside else ARCS
+        normalised = tuple(
+            replace(s, arcs=ring) if s.type == "beam" and s.cls == 1 and not s.arcs else s
+            for s in self.systems
+        )
+        if normalised != self.systems or not isinstance(self.systems, tuple):
+            object.__setattr__(self, "systems", normalised)
+
+    # -- measures ----------------------------------------------------------------------------
+    @property
+    def arcs_available(self) -> tuple[str, ...]:
+        """The six arc names of this design's orientation."""
+        return BROADSIDE_ARCS if self.broadside else ARCS
+
+    def drive_mass(self) -> int:
+        """Main drive: thrust × 5% of TMF, rounded to the nearest whole number, halves up."""
+        return _pct_half_up(self.mass, 5 * max(self.thrust, 0))
+
+    def hull_points(self) -> int:
+        return hull_points(self.hull, self.hull_rows)
+
+    def mass_used(self) -> int:
+        return (
+            self.drive_mass()
+            + self.hull
+            + self.armour
+            + sum(s.mass(self.mass) for s in self.systems)
+        )
+
+    def points(self) -> int:
+        return (
+            self.mass
+            + self.hull_points()
+            + 2 * self.armour
+            + 2 * self.drive_mass()
+            + sum(s.points(self.mass) for s in self.systems)
+        )
+
+    def all_systems(self) -> tuple[SystemSpec, ...]:
+        """The designed systems in design order, then the implicit drive and core systems."""
+        return self.systems + _IMPLICIT
+
+    def weapons(self) -> tuple[SystemSpec, ...]:
+        return tuple(s for s in self.systems if s.type in WEAPON_TYPES)
+
+    def system(self, system_id: str) -> SystemSpec:
+        """The system (designed or implicit) with this id; KeyError otherwise."""
+        for s in self.all_systems():
+            if s.id == system_id:
+                return s
+        raise KeyError(f"design {self.id!r} has no system {system_id!r}")
+
+    # -- rules -------------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Every rule this design breaks, each saying what to change (empty when legal)."""
+        out: list[str] = []
+        out += self._identity_problems()
+        out += self._frame_problems()
+        out += self._system_problems()
+        out += self._mass_problems()
+        return out
+
+    def _identity_problems(self) -> list[str]:
+        out: list[str] = []
+        if not self.id.strip():
+            out.append('id is empty: give the design an id, e.g. "my-frigate"')
+        if not self.name.strip():
+            out.append("name is empty: give the design a name")
+        if not self.hull_class.strip():
+            out.append('class is empty: name the hull class, e.g. "frigate"')
+        return out
+
+    def _frame_problems(self) -> list[str]:
+        out: list[str] = []
+        if not MIN_MASS <= self.mass <= MAX_MASS:
+            out.append(
+                f"mass {self.mass} is outside {MIN_MASS}..{MAX_MASS}: "
+                f"choose a mass from {MIN_MASS} to {MAX_MASS}"
+            )
+        if not MIN_THRUST <= self.thrust <= MAX_THRUST:
+            out.append(
+                f"thrust {self.thrust} is outside {MIN_THRUST}..{MAX_THRUST}: "
+                f"choose a thrust from {MIN_THRUST} to {MAX_THRUST}"
+            )
+        if not MIN_HULL_ROWS <= self.hull_rows <= MAX_HULL_ROWS:
+            out.append(f"hull_rows {self.hull_rows} is outside 3..6: choose 3, 4, 5 or 6 rows")
+        low, high = hull_bounds(self.mass)
+        if self.hull < low:
+            out.append(
+                f"hull {self.hull} is below 10% of mass {self.mass}: use at least {low} boxes"
+            )
+        elif self.hull > high:
+            out.append(
+                f"hull {self.hull} is above 50% of mass {self.mass}: use at most {high} boxes"
+            )
+        if self.armour < 0:
+            out.append(f"armour {self.armour} is negative: use 0 or more boxes")
+        return out
+
+    def _system_problems(self) -> list[str]:
+        out: list[str] = []
+        counts: dict[str, int] = {}
+        for s in self.systems:
+            counts[s.id] = counts.get(s.id, 0) + 1
+        reported: set[str] = set()
+        for index, s in enumerate(self.systems):
+            if not s.id.strip():
+                out.append(
+                    f"system #{index + 1} ({s.type}) has an empty id: "
+                    f'give it an id such as "{s.type}-{index + 1}"'
+                )
+            elif counts[s.id] > 1 and s.id not in reported:
+                reported.add(s.id)
+                out.append(
+                    f"system id {s.id!r} is used {counts[s.id]} times: give each system its own id"
+                )
+            if s.id in _RESERVED_IDS:
+                out.append(
+                    f"system id {s.id!r} is reserved for the built-in "
+                    f"{_LABELS[_RESERVED_IDS[s.id]]}: choose another id"
+                )
+            out += self._one_system_problems(s)
+
+        screens = [s for s in self.systems if s.type == "screen" and s.level in (1, 2)]
+        levels = sum(s.level or 0 for s in screens)
+        if levels > MAX_SCREEN_LEVELS:
+            out.append(
+                f"screens {', '.join(s.id for s in screens)} add up to {levels} levels but at "
+                f"most {MAX_SCREEN_LEVELS} are ever active: remove screens down to "
+                f"{MAX_SCREEN_LEVELS} levels"
+            )
+        sensors = [s.id for s in self.systems if s.type == "sensors"]
+        if len(sensors) > 1:
+            out.append(f"{len(sensors)} sensors systems ({', '.join(sensors)}): keep at most one")
+        ecm = [s.id for s in self.systems if s.type == "ecm"]
+        area = [s.id for s in self.systems if s.type == "area_ecm"]
+        if ecm and area:
+            out.append(
+                f"ECM {', '.join(ecm)} beside area ECM {', '.join(area)}: a ship with area ECM "
+                "has ECM itself; remove the ECM"
+            )
+        if len(ecm) > 1:
+            out.append(f"{len(ecm)} ECM systems ({', '.join(ecm)}): keep at most one")
+        if len(area) > 1:
+            out.append(f"{len(area)} area ECM systems ({', '.join(area)}): keep at most one")
+        return out
+
+    def _one_system_problems(self, s: SystemSpec) -> list[str]:
+        out: list[str] = []
+        if s.type in IMPLICIT_TYPES:
+            return [
+                f"{_LABELS[s.type]} {s.id}: every ship has a {_LABELS[s.type]} built in; "
+                "remove this system"
+            ]
+        if s.type not in SYSTEM_TYPES:
+            return [
+                f"system {s.id} has unknown type {s.type!r}: use one of "
+                f"{', '.join(sorted(SYSTEM_TYPES))}"
+            ]
+        takes = _FIELDS_BY_TYPE.get(s.type, frozenset())
+        name = s.describe()
+        for field, is_set in (
+            ("class", s.cls is not None),
+            ("arcs", bool(s.arcs)),
+            ("level", s.level is not None),
+            ("grade", s.grade is not None),
+        ):
+            if is_set and field not in takes:
+                out.append(f"{name} takes no {field}: remove it")
+        if s.type == "beam":
+            out += self._beam_problems(s)
+        elif s.type == "screen" and s.level not in (1, 2):
+            given = "no level" if s.level is None else f"level {s.level}"
+            out.append(f"screen {s.id} has {given}: choose level 1 or 2")
+        elif s.type == "sensors" and s.grade not in SENSOR_GRADES:
+            if s.grade == "basic":
+                out.append(
+                    f"sensors {s.id}: basic sensors are built into every ship; make it "
+                    '"enhanced" or "superior", or remove it'
+                )
+            else:
+                given = "no grade" if s.grade is None else f"grade {s.grade!r}"
+                out.append(f'sensors {s.id} has {given}: choose "enhanced" or "superior"')
+        return out
+
+    def _beam_problems(self, s: SystemSpec) -> list[str]:
+        out: list[str] = []
+        if s.cls not in (1, 2, 3, 4):
+            given = "no class" if s.cls is None else f"class {s.cls}"
+            out.append(f"beam {s.id} has {given}: choose class 1, 2, 3 or 4")
+        name = s.describe()
+        ring = self.arcs_available
+        orientation = "broadside" if self.broadside else "standard"
+        seen: set[str] = set()
+        twice: list[str] = []
+        for arc in s.arcs:
+            if arc in seen:
+                if arc not in twice:
+                    twice.append(arc)
+                continue
+            seen.add(arc)
+            if arc not in ring:
+                out.append(
+                    f"{name}: arc {arc!r} is not one of this design's {orientation} arcs: "
+                    f"use {', '.join(ring[:-1])} or {ring[-1]}"
+                )
+        for arc in twice:
+            out.append(f"{name} lists arc {arc!r} more than once: list each arc once")
+        if s.cls == 1:
+            if seen != set(ring):
+                out.append(
+                    f"{name} always fires in all six arcs: list all six ({', '.join(ring)}) or none"
+                )
+        elif not s.arcs:
+            out.append(f"{name} has no arcs: give it at least one arc")
+        return out
+
+    def _mass_problems(self) -> list[str]:
+        out: list[str] = []
+        used = self.mass_used()
+        if used > self.mass:
+            out.append(
+                f"mass used {used} is more than mass {self.mass}: free {used - self.mass} mass "
+                "(fewer systems, armour or hull boxes, less thrust) or raise the mass"
+            )
+        drive = self.drive_mass()
+        fixed = drive + self.hull + max(self.armour, 0)
+        if fixed > self.mass:
+            out.append(
+                f"main drive ({drive} mass for thrust {self.thrust}), hull ({self.hull}) and "
+                f"armour ({self.armour}) need {fixed} mass; the design's mass is {self.mass}: "
+                "lower thrust, hull or armour"
+            )
+        left = self.mass - fixed
+        for s in self.systems:
+            need = s.mass(self.mass)
+            if need > left:
+                out.append(f"{s.describe()} needs {need} mass; only {max(left, 0)} left")
+            left -= need
+        return out
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "class": self.hull_class,
+            "mass": self.mass,
+            "thrust": self.thrust,
+            "hull": self.hull,
+            "hull_rows": self.hull_rows,
+            "armour": self.armour,
+            "broadside": self.broadside,
+            "systems": [s.to_dict() for s in self.systems],
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Design:
+        """Strict reader: every wrong JSON type (or unknown field) raises one ``DesignError``
+        listing them all, each naming its field. Rules are not checked here: see problems()."""
+        if not isinstance(d, Mapping):
+            raise DesignError([f"a design must be an object, got {d!r}"])
+        problems: list[str] = []
+        for key in d:
+            if key not in _DESIGN_KEYS:
+                problems.append(
+                    f"{key}: unknown field {key!r}; a design has {', '.join(_DESIGN_KEYS)}"
+                )
+        for key in _REQUIRED_DESIGN_KEYS:
+            if key not in d:
+                problems.append(f"{key} is missing: a design needs {key}")
+        did = _read_str(d, "id", "", problems) if "id" in d else None
+        name = _read_str(d, "name", "", problems) if "name" in d else None
+        hull_class = _read_str(d, "class", "", problems) if "class" in d else None
+        mass = _read_int(d, "mass", "", problems) if "mass" in d else None
+        thrust = _read_int(d, "thrust", "", problems) if "thrust" in d else None
+        hull = _read_int(d, "hull", "", problems) if "hull" in d else None
+        hull_rows = _read_int(d, "hull_rows", "", problems) if "hull_rows" in d else 4
+        armour = _read_int(d, "armour", "", problems) if "armour" in d else 0
+        broadside: bool | None = False
+        if "broadside" in d:
+            if isinstance(d["broadside"], bool):
+                broadside = d["broadside"]
+            else:
+                problems.append(f"broadside must be true or false, got {d['broadside']!r}")
+                broadside = None
+        systems: list[SystemSpec] = []
+        if "systems" in d:
+            raw = d["systems"]
+            if not isinstance(raw, list | tuple):
+                problems.append(f"systems must be a list of systems, got {raw!r}")
+            else:
+                for i, item in enumerate(raw):
+                    spec, found = _system_from_dict(item, f"systems[{i}].")
+                    problems += found
+                    if spec is not None:
+                        systems.append(spec)
+        if (
+            problems
+            or did is None
+            or name is None
+            or hull_class is None
+            or mass is None
+            or thrust is None
+            or hull is None
+            or hull_rows is None
+            or armour is None
+            or broadside is None
+        ):
+            raise DesignError(problems or ["design: could not be read"])
+        return cls(
+            id=did,
+            name=name,
+            hull_class=hull_class,
+            mass=mass,
+            thrust=thrust,
+            hull=hull,
+            hull_rows=hull_rows,
+            armour=armour,
+            broadside=broadside,
+            systems=tuple(systems),
+        )
+
+
+def validate_design(d: Design) -> None:
+    """Raise ``DesignError`` listing every problem, if the design has any."""
+    problems = d.problems()
+    if problems:
+        raise DesignError(problems)
+
+
+def design_summary(d: Design) -> dict[str, Any]:
+    """Mass and points, item by item. The ``systems`` rows cover all_systems() (the main drive
+    carries the drive's mass and points), so hull + armour + the rows' mass = ``mass_used``."""
+    drive = d.drive_mass()
+    rows: list[dict[str, Any]] = []
+    for s in d.all_systems():
+        if s.type == "main_drive":
+            mass, points = drive, 2 * drive
+        else:
+            mass, points = s.mass(d.mass), s.points(d.mass)
+        rows.append({"id": s.id, "type": s.type, "mass": mass, "points": points})
+    used = d.mass_used()
+    return {
+        "id": d.id,
+        "name": d.name,
+        "class": d.hull_class,
+        "mass": d.mass,
+        "mass_used": used,
+        "mass_free": d.mass - used,
+        "points": d.points(),
+        "base_cost": d.mass,
+        "thrust": d.thrust,
+        "drive_mass": drive,
+        "drive_cost": 2 * drive,
+        "hull": d.hull,
+        "hull_rows": d.hull_rows,
+        "hull_mass": d.hull,
+        "hull_cost": d.hull_points(),
+        "armour": d.armour,
+        "armour_cost": 2 * d.armour,
+        "broadside": d.broadside,
+        "systems": rows,
+        "problems": d.problems(),
+    }
+
+
+# -- presets --------------------------------------------------------------------------------
+# The product's own generic designs. Each one's mass and points are worked out by hand in
+# docs/designs.md and checked in tests/rules/test_designs.py.
+def _beam(sid: str, cls: int, *arcs: str) -> SystemSpec:
+    return SystemSpec(sid, "beam", cls=cls, arcs=tuple(arcs))
+
+
+_FORE = ("FP", "F", "FS")
+_AFT = ("AS", "A", "AP")
+
+_PRESETS: tuple[Design, ...] = (
+    Design(
+        id="scout",
+        name="Scout",
+        hull_class="scout",
+        mass=16,
+        thrust=8,
+        hull=6,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            _beam("beam-1", 1),
+            _beam("beam-2", 1),
+            SystemSpec("sensors-1", "sensors", grade="enhanced"),
+        ),
+    ),
+    Design(
+        id="frigate",
+        name="Frigate",
+        hull_class="frigate",
+        mass=30,
+        thrust=6,
+        hull=10,
+        armour=2,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            _beam("beam-1", 2, *_FORE),
+            _beam("beam-2", 2, *_FORE),
+            _beam("beam-3", 1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("ecm-1", "ecm"),
+        ),
+    ),
+    Design(
+        id="destroyer",
+        name="Destroyer",
+        hull_class="destroyer",
+        mass=50,
+        thrust=6,
+        hull=14,
+        armour=3,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            _beam("beam-1", 3, *_FORE),
+            _beam("beam-2", 2, *_FORE),
+            _beam("beam-3", 2, *_AFT),
+            _beam("beam-4", 1),
+            SystemSpec("screen-1", "screen", level=1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("pds-2", "pds"),
+        ),
+    ),
+    Design(
+        id="light_cruiser",
+        name="Light Cruiser",
+        hull_class="light cruiser",
+        mass=70,
+        thrust=5,
+        hull=20,
+        armour=5,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            _beam("beam-1", 3, *_FORE),
+            _beam("beam-2", 3, *_FORE),
+            _beam("beam-3", 2, *_AFT),
+            _beam("beam-4", 1),
+            _beam("beam-5", 1),
+            SystemSpec("screen-1", "screen", level=1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("pds-2", "pds"),
+            SystemSpec("area-ecm-1", "area_ecm"),
+        ),
+    ),
+    Design(
+        id="heavy_cruiser",
+        name="Heavy Cruiser",
+        hull_class="heavy cruiser",
+        mass=100,
+        thrust=4,
+        hull=27,
+        hull_rows=5,
+        armour=6,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("fc-3", "fire_control"),
+            _beam("beam-1", 4, *_FORE),
+            _beam("beam-2", 3, *_FORE),
+            _beam("beam-3", 3, *_FORE),
+            _beam("beam-4", 2, *_AFT),
+            _beam("beam-5", 1),
+            _beam("beam-6", 1),
+            SystemSpec("screen-1", "screen", level=2),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("pds-2", "pds"),
+            SystemSpec("pds-3", "pds"),
+            SystemSpec("sensors-1", "sensors", grade="enhanced"),
+            SystemSpec("ecm-1", "ecm"),
+        ),
+    ),
+    Design(
+        id="hunter",
+        name="Hunter",
+        hull_class="hunter",
+        mass=60,
+        thrust=6,
+        hull=15,
+        hull_rows=3,
+        armour=2,
+        broadside=True,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            _beam("beam-1", 3, "SF", "S"),
+            _beam("beam-2", 3, "PF", "P"),
+            _beam("beam-3", 2, "SF", "S", "SA"),
+            _beam("beam-4", 2, "PF", "P", "PA"),
+            _beam("beam-5", 1),
+            SystemSpec("sensors-1", "sensors", grade="superior"),
+            SystemSpec("screen-1", "screen", level=1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("ecm-1", "ecm"),
+        ),
+    ),
+)
+
+PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in _PRESETS})
+
+
+def preset(design_id: str) -> Design:
+    """The preset design with this id; KeyError naming the choices otherwise."""
+    try:
+        return PRESET_DESIGNS[design_id]
+    except KeyError:
+        raise KeyError(
+            f"unknown preset design {design_id!r}: choose one of {', '.join(PRESET_DESIGNS)}"
+        ) from None

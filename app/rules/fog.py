@@ -1,0 +1,280 @@
+"""Fog of war: what each seat may know (RULES §6, API.md "The view" and "Events").
+
+``view(state, seat)`` builds the caller's view from scratch for that seat; ``redact(event, seat)``
+turns a logged event into the form that seat receives. Secrets are stripped here, at the edge:
+a spectator gets public facts only, a player public facts plus their own ships' truth, the
+referee everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import capabilities as cap
+from app.rules.damage import row_view
+from app.rules.events import Event
+from app.rules.fire import fire_options
+from app.rules.movement import cinematic_limits, vector_limits
+from app.rules.state import (
+    ACTIVATE,
+    AFTER_MOVE,
+    AFTER_PING,
+    DEPLOY,
+    FIRE,
+    PLAYER_SEATS,
+    SEATS,
+    SIDES,
+    START,
+    GameState,
+    ShipState,
+)
+from app.rules.weapons import bands
+
+# events whose full form belongs to one side (and the referee); the others get a public stub
+_OWNED_BY_SIDE = {"deployed", "fire_declared"}
+_OWNED_BY_SHIP = {"ship_moved"}
+
+
+def _check_seat(seat: str) -> None:
+    if seat not in SEATS:
+        raise ValueError(f"unknown seat {seat!r}")
+
+
+def knows_truth(state: GameState, seat: str, ship: ShipState) -> bool:
+    return seat == "referee" or seat == ship.side
+
+
+# -- events --------------------------------------------------------------------------------------
+def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
+    """Whether ``seat`` receives this event in full (every seat gets every event in some form)."""
+    _check_seat(seat)
+    if seat == "referee":
+        return True
+    d = event.data
+    if event.type in _OWNED_BY_SIDE:
+        return bool(d.get("side") == seat)
+    if event.type in _OWNED_BY_SHIP:
+        if state is None:
+            raise ValueError("ship_moved needs the state to know the ship's side")
+        return state.ship(d["ship"]).side == seat
+    # a ping's ECM dice are for each target's owner only
+    return event.type != "ping"
+
+
+def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
+    """The event as ``seat`` receives it: in full, or with ``"redacted": true`` and public data."""
+    _check_seat(seat)
+    out = event.to_dict()
+    if seat == "referee":
+        return out
+    d = event.data
+    if event.type in _OWNED_BY_SIDE and d.get("side") != seat:
+        stub = {"side": d["side"]}
+        if "window" in d:
+            stub["window"] = d["window"]
+        return {**out, "data": stub, "redacted": True}
+    if event.type in _OWNED_BY_SHIP and state.ship(d["ship"]).side != seat:
+        return {
+            **out,
+            "data": {"ship": d["ship"], "drift": d.get("drift", False)},
+            "redacted": True,
+        }
+    if event.type == "ping":
+        detections = []
+        for item in d["detections"]:
+            if state.ship(item["target"]).side == seat:
+                detections.append(dict(item))
+            else:
+                detections.append({k: v for k, v in item.items() if k != "ecm_dice"})
+        return {**out, "data": {**d, "detections": detections}}
+    return out
+
+
+# -- the view ------------------------------------------------------------------------------------
+def view(state: GameState, seat: str) -> dict[str, Any]:
+    _check_seat(seat)
+    phase = state.phase
+    return {
+        "game_id": state.game_id,
+        "status": state.status,
+        "you": seat,
+        "turn": state.turn,
+        "turn_limit": state.turn_limit,
+        "seq": state.seq,
+        "movement": state.movement,
+        "rules_version": state.rules_version,
+        "table": state.table.to_dict(),
+        "deployment_zones": {side: z.to_dict() for side, z in state.zones.items()},
+        "ping_range": state.ping_range,
+        "side_names": dict(state.side_names),
+        "phase": {
+            "step": phase.step,
+            "side": phase.side,
+            "ship": phase.ship,
+            "awaiting": awaiting(state),
+            "deployed": sorted(state.deployed),
+            "fire": _fire_view(state),
+            "legal": legal(state, seat),
+        },
+        "ships": [ship_view(state, s, seat) for s in state.ships],
+        "winner": state.winner,
+        "finish_reason": state.finish_reason,
+    }
+
+
+def awaiting(state: GameState) -> list[str]:
+    step = state.phase.step
+    if state.status == "finished":
+        return []
+    if step == DEPLOY:
+        return [s for s in SIDES if s not in state.deployed]
+    if step == FIRE:
+        return list(state.phase.awaiting)
+    return [state.phase.side] if state.phase.side else []
+
+
+def _fire_view(state: GameState) -> dict[str, Any] | None:
+    phase = state.phase
+    if phase.step != FIRE:
+        return None
+    return {
+        "window": phase.window,
+        "pinger": phase.pinger,
+        "when": "after_move" if phase.moved else "before_move",
+        "declared": sorted(phase.declared),
+    }
+
+
+def legal(state: GameState, seat: str) -> dict[str, Any]:
+    """What the caller may send now, from the caller's own knowledge only."""
+    out: dict[str, Any] = {"commands": []}
+    if seat not in PLAYER_SEATS or state.status == "finished":
+        return out
+    phase = state.phase
+    commands: list[str] = []
+    if phase.step == DEPLOY and seat not in state.deployed:
+        commands.append("deploy")
+        out["deploy"] = {
+            ship.id: {"max_speed": 2 * state.design_of(ship).thrust}
+            for ship in state.ships_of(seat)
+        }
+    elif phase.step == FIRE and seat in phase.awaiting:
+        commands.append("fire")
+        out["window"] = phase.window
+        out["fire_options"] = fire_options(state, seat)
+    elif phase.side == seat:
+        ship = state.active_ship
+        if phase.step == ACTIVATE:
+            commands += ["activate", "ping", "move"]
+            out["activatable"] = [
+                s.id for s in state.ships_of(seat) if s.in_play and not s.activated
+            ]
+        elif phase.step == START:
+            commands += ["ping", "move"]
+        elif phase.step == AFTER_PING:
+            commands.append("move")
+        elif phase.step == AFTER_MOVE:
+            commands += ["ping", "end_activation"]
+        if ship is not None and phase.step in (START, AFTER_PING):
+            out["order_limits"] = order_limits(state, ship)
+    if any(s.in_play and s.core_critical for s in state.ships_of(seat)) and phase.step != DEPLOY:
+        commands.append("core_action")
+    commands.append("resign")
+    out["commands"] = commands
+    return out
+
+
+def order_limits(state: GameState, ship: ShipState) -> dict[str, Any]:
+    thrust = cap.thrust(state, ship)
+    limits = cinematic_limits(thrust) if state.movement == "cinematic" else vector_limits(thrust)
+    return {"ship": ship.id, "speed": ship.speed, **limits.to_dict()}
+
+
+def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
+    design = state.design_of(ship)
+    out: dict[str, Any] = {
+        "id": ship.id,
+        "name": ship.name,
+        "side": ship.side,
+        "design": {
+            "id": design.id,
+            "name": design.name,
+            "class": design.hull_class,
+            "mass": design.mass,
+            "thrust": design.thrust,
+            "points": design.points(),
+            "hull_rows": design.hull_rows,
+            "broadside": design.broadside,
+            "systems": [spec.to_dict() for spec in design.all_systems()],
+        },
+        "status": ship.status,
+        "activated": ship.activated,
+        "overwatch": ship.overwatch,
+        "revealed": ship.revealed,
+        "last_known": ship.last_known.to_dict() if ship.last_known else None,
+        "hull": {
+            "total": design.hull,
+            "lost": ship.hull_lost,
+            "rows": row_view(design.hull, design.hull_rows, ship.hull_lost),
+        },
+        "armour": {"total": design.armour, "lost": ship.armour_lost},
+        "systems": [{"id": s.id, "type": s.type, "status": s.status} for s in ship.systems],
+        "conditions": conditions(ship),
+        "fired": sorted(ship.fired),
+    }
+    if knows_truth(state, seat, ship):
+        out.update(_truth(state, ship))
+    elif ship.revealed == "live" and ship.last_known is not None:
+        out["position"] = {"x": ship.last_known.x, "y": ship.last_known.y}
+        out["heading"] = ship.last_known.heading
+    return out
+
+
+def conditions(ship: ShipState) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if ship.out_of_control:
+        out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
+    if ship.out_reason == "permanently_out_of_control":
+        out.append({"type": "out_of_control", "permanent": True})
+    if ship.status in ("active", "out_of_play") and ship.system("core").status == "damaged":
+        out.append({"type": "core_critical"})
+    if ship.out_reason == "core_dumped":
+        out.append({"type": "core_dumped"})
+    if ship.abandoned:
+        out.append({"type": "abandoned"})
+    if ship.life_support_turns is not None:
+        out.append({"type": "life_support_failing", "turns_left": ship.life_support_turns})
+    return out
+
+
+def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
+    """The owner's (and referee's) knowledge of their ship: position, motion, orders, weapons."""
+    design = state.design_of(ship)
+    weapons = []
+    for spec in cap.weapon_specs(state, ship):
+        weapons.append(
+            {
+                "id": spec.id,
+                "type": spec.type,
+                "class": spec.cls,
+                "arcs": list(spec.arcs),
+                "bands": [b.to_dict() for b in bands(spec)],
+                "status": ship.system(spec.id).status,
+                "fired": spec.id in ship.fired,
+            }
+        )
+    return {
+        "position": ship.position.to_dict() if ship.position else None,
+        "heading": ship.heading,
+        "velocity": ship.velocity.to_dict() if state.movement == "vector" else ship.speed,
+        "thrust": cap.thrust(state, ship),
+        "sensors": cap.sensors(state, ship),
+        "screen": cap.screen_level(state, ship),
+        "fire_controls": cap.fire_controls(ship),
+        "locks": list(ship.locks),
+        "orders": [r.to_dict() for r in ship.orders_log if r.turn == state.turn],
+        "orders_log": [r.to_dict() for r in ship.orders_log],
+        "trail": [dict(p) for p in ship.trail],
+        "weapons": weapons,
+        "max_speed": 2 * design.thrust,
+    }

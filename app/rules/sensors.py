@@ -1,0 +1,61 @@
+"""PING detection (P6, RULES §5): sensor dice against ECM dice, highest single die each.
+
+The pinger rolls for every enemy ship in play, in roster order, and exactly two ECM dice are
+drawn for every target whatever its ECM, so the count of dice never depends on hidden facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.capabilities import SENSOR_DICE, has_area_ecm, has_ecm, sensors
+from app.rules.dice import Roller
+from app.rules.geometry import distance
+from app.rules.state import GameState, ShipState, other_side
+
+AREA_ECM_RANGE = 12.0
+ECM_DICE_DRAWN = 2
+
+
+def ecm_dice_count(state: GameState, target: ShipState) -> int:
+    """0 without ECM; 1 with it; 2 within 12 mu of another friendly ship with area ECM."""
+    if not has_ecm(target):
+        return 0
+    assert target.position is not None
+    for friend in state.in_play(target.side):
+        if friend.id == target.id or not has_area_ecm(friend) or friend.position is None:
+            continue
+        if distance(friend.position, target.position) <= AREA_ECM_RANGE + 1e-9:
+            return 2
+    return 1
+
+
+def detect(state: GameState, pinger: ShipState, roller: Roller) -> dict[str, Any]:
+    """The ``ping`` event payload (full form; ``redact`` strips the ECM dice per seat)."""
+    assert pinger.position is not None
+    grade = sensors(state, pinger)
+    n = SENSOR_DICE[grade]
+    mark = roller.mark()
+    detections = []
+    for target in state.in_play(other_side(pinger.side)):
+        ping_dice = list(roller.pool(n))
+        drawn = roller.pool(ECM_DICE_DRAWN)
+        ecm = list(drawn[: ecm_dice_count(state, target)])
+        # a tie hides; no ECM means always revealed
+        revealed = max(ping_dice) > max(ecm, default=0)
+        item: dict[str, Any] = {"target": target.id, "ping_dice": ping_dice, "ecm_dice": ecm}
+        if state.ping_range is not None:
+            assert target.position is not None
+            in_range = distance(pinger.position, target.position) <= state.ping_range + 1e-9
+            item["in_range"] = in_range
+            revealed = revealed and in_range
+        item["revealed"] = revealed
+        detections.append(item)
+    return {
+        "ship": pinger.id,
+        "position": pinger.position.to_dict(),
+        "heading": pinger.heading,
+        "sensors": grade,
+        "detections": detections,
+        "rolls": roller.since(mark),
+    }

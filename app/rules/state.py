@@ -1,0 +1,212 @@
+"""The game's state as frozen values.
+
+Game data (ships, designs, table) is kept apart from turn flow (``Phase``). Every field is
+derived only by folding events (``app.rules.evolve``), so a replay of the log rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from app.rules.designs import Design
+from app.rules.geometry import Table, Vec, Zone
+
+RULES_VERSION = "2026.11-1"
+SIDES: tuple[str, str] = ("A", "B")
+PLAYER_SEATS = frozenset(SIDES)
+SEATS = frozenset({"A", "B", "referee", "spectator"})
+
+# ship.status values
+ACTIVE = "active"
+DESTROYED = "destroyed"
+OUT_OF_PLAY = "out_of_play"
+LEFT = "left"
+
+# phase.step values
+DEPLOY = "deploy"
+ACTIVATE = "activate"
+START = "start"
+AFTER_PING = "after_ping"
+AFTER_MOVE = "after_move"
+FIRE = "fire"
+# transient steps: the engine always moves on from them within the same command
+VOLLEY_DONE = "volley_done"
+TURN_END = "turn_end"
+FINISHED = "finished"
+
+
+def other_side(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class SystemState:
+    id: str
+    type: str
+    status: str = "ok"  # ok | damaged | destroyed
+
+    @property
+    def working(self) -> bool:
+        return self.status == "ok"
+
+
+@dataclass(frozen=True)
+class LastKnown:
+    x: float
+    y: float
+    heading: int
+    turn: int
+    seq: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "x": self.x,
+            "y": self.y,
+            "heading": self.heading,
+            "turn": self.turn,
+            "seq": self.seq,
+        }
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One plotted move of a ship, for its record sheet (secret to the owner and referee)."""
+
+    turn: int
+    seq: int
+    orders: Mapping[str, Any]
+    pinged: bool = False  # a ping revealed the ship at or after this move ("PINGED" on the sheet)
+    drift: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "seq": self.seq,
+            "orders": dict(self.orders),
+            "pinged": self.pinged,
+            "drift": self.drift,
+        }
+
+
+@dataclass(frozen=True)
+class ShipState:
+    id: str
+    name: str
+    side: str
+    design_id: str
+    systems: tuple[SystemState, ...]
+    status: str = ACTIVE
+    deployed: bool = False
+    position: Vec | None = None
+    heading: int = 0
+    speed: int = 0  # cinematic
+    velocity: Vec = Vec(0.0, 0.0)  # vector
+    activated: bool = False
+    overwatch: bool = True  # every ship starts the game on overwatch
+    revealed: str = "unseen"  # live | stale | unseen
+    last_known: LastKnown | None = None
+    hull_lost: int = 0
+    armour_lost: int = 0
+    fired: frozenset[str] = frozenset()  # weapon ids fired this game turn
+    locks: tuple[str, ...] = ()  # targets engaged this turn, one per fire control
+    out_of_control: int = 0  # turns left; 0 = in control
+    life_support_turns: int | None = None  # turns until the damaged life support fails
+    abandoned: bool = False
+    explosion_rolls: int = 0  # core rolls made since the crew abandoned ship
+    out_reason: str | None = None
+    orders_log: tuple[MoveRecord, ...] = ()
+    trail: tuple[Mapping[str, Any], ...] = ()  # this turn's path points
+
+    def system(self, system_id: str) -> SystemState:
+        for s in self.systems:
+            if s.id == system_id:
+                return s
+        raise KeyError(system_id)
+
+    def systems_of(self, *types: str) -> Iterator[SystemState]:
+        return (s for s in self.systems if s.type in types)
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == ACTIVE
+
+    @property
+    def in_control(self) -> bool:
+        return self.status == ACTIVE and self.out_of_control == 0
+
+    @property
+    def core_critical(self) -> bool:
+        return self.status in (ACTIVE, OUT_OF_PLAY) and self.system("core").status == "damaged"
+
+
+@dataclass(frozen=True)
+class Shot:
+    ship: str
+    weapon: str
+    target: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"ship": self.ship, "weapon": self.weapon, "target": self.target}
+
+
+@dataclass(frozen=True)
+class Phase:
+    step: str = DEPLOY
+    side: str | None = None  # whose activation it is
+    ship: str | None = None  # the activating ship once named
+    pinged: str | None = None  # before_move | after_move, once this activation pinged
+    moved: bool = False
+    window: int | None = None  # seq of the open fire window's event
+    pinger: str | None = None
+    awaiting: tuple[str, ...] = ()  # sides awaited in a fire window
+    declared: Mapping[str, tuple[Shot, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameState:
+    game_id: str
+    rules_version: str
+    movement: str  # cinematic | vector
+    table: Table
+    zones: Mapping[str, Zone]
+    turn_limit: int
+    ping_range: float | None
+    side_names: Mapping[str, str]
+    designs: Mapping[str, Design]
+    ships: tuple[ShipState, ...]
+    turn: int = 0
+    seq: int = 0
+    next_roll: int = 0
+    phase: Phase = Phase()
+    deployed: frozenset[str] = frozenset()
+    status: str = "active"  # active | finished
+    winner: str | None = None  # A | B | draw
+    finish_reason: str | None = None
+    first_side: str | None = None
+
+    def ship(self, ship_id: str) -> ShipState:
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        raise KeyError(ship_id)
+
+    def has_ship(self, ship_id: str) -> bool:
+        return any(s.id == ship_id for s in self.ships)
+
+    def design_of(self, ship: ShipState) -> Design:
+        return self.designs[ship.design_id]
+
+    def ships_of(self, side: str) -> tuple[ShipState, ...]:
+        return tuple(s for s in self.ships if s.side == side)
+
+    def in_play(self, side: str) -> tuple[ShipState, ...]:
+        return tuple(s for s in self.ships if s.side == side and s.in_play)
+
+    def with_ship(self, ship: ShipState) -> GameState:
+        return replace(self, ships=tuple(ship if s.id == ship.id else s for s in self.ships))
+
+    @property
+    def active_ship(self) -> ShipState | None:
+        return self.ship(self.phase.ship) if self.phase.ship else None
