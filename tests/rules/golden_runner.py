@@ -4,7 +4,8 @@ File format (JSON, one scenario per file under ``tests/rules/golden/``)::
 
     {"name": "...", "covers": ["RULES §5 ..."], "description": "...",
      "setup": {"scenario": "duel", "movement": "cinematic"}
-              or {"sides": {"A": [{"name": "Vigilant", "design": "frigate" | {design}}], "B": [...]},
+              or {"sides": {"A": [{"name": "Vigilant", "design": "frigate" | {...}}],
+                            "B": [...]},
                   "movement", "table", "zones", "turn_limit", "ping_range"},
      "dice": [4, 6, ...],                       # played back in the order the engine asks
      "steps": [{"seat": "A", "command": {...},
@@ -13,12 +14,13 @@ File format (JSON, one scenario per file under ``tests/rules/golden/``)::
                 "error": "out_of_zone"}],               # optional: the command must be refused
      "expect": {"status": "active", "winner": null, "turn": 1,
                 "phase": {...subset...},
-                "ships": {"b1": {"revealed": "live", "hull_lost": 2, "systems": {"fc-1": "damaged"}}},
+                "ships": {"b1": {"revealed": "live", "hull_lost": 2,
+                                 "systems": {"fc-1": "damaged"}}},
                 "views": {"A": {"ships": {"b1": {"position": "__absent__"}}}}}}
 
-A subset match compares only the keys given (lists item by item); ``"__absent__"`` asserts a key is missing. Every
-golden run also checks that replaying its log rebuilds the final state exactly and that every
-scripted die was used.
+A subset match compares only the keys given (lists item by item); ``"__absent__"`` asserts a
+key is missing. Every golden run also checks that replaying its log rebuilds the final state
+exactly and that every scripted die was used.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def setup_from(spec: dict[str, Any]) -> GameSetup:
         side: [
             ShipEntry(
                 s["name"],
-                preset(s["design"]) if isinstance(s["design"], str) else Design.from_dict(s["design"]),
+                preset(s["design"])
+                if isinstance(s["design"], str)
+                else Design.from_dict(s["design"]),
             )
             for s in entries
         ]
@@ -122,7 +126,9 @@ def play(scenario: dict[str, Any], game_id: str = "golden") -> tuple[GameState, 
             state = evolve(state, event)
         log.extend(events)
         if "events" in step:
-            assert [e.type for e in events] == step["events"], f"{where}: {[e.type for e in events]}"
+            assert [e.type for e in events] == step["events"], (
+                f"{where}: {[e.type for e in events]}"
+            )
         pending = list(step.get("expect_events", []))
         for event in events:
             if pending and event.type == pending[0]["type"]:

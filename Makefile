@@ -1,0 +1,35 @@
+# Set-up is part of every target: a fresh machine with Python 3.11 needs nothing else.
+PYTHON ?= python3.11
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: test test-rules lint bench-rules clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+## the whole test suite
+test: $(BIN)/.installed
+	$(BIN)/pytest
+
+## the rules engine alone (seconds)
+test-rules: $(BIN)/.installed
+	$(BIN)/pytest tests/rules
+
+## ruff, formatting, import layers, rules purity, mypy
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/python scripts/check_rules_purity.py
+	$(BIN)/mypy
+
+## engine micro-benchmark (prints numbers; not a test)
+bench-rules: $(BIN)/.installed
+	$(BIN)/python scripts/bench_rules.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
