@@ -52,7 +52,11 @@ def may_fire_now(state: GameState, ship: ShipState, pinger: str | None) -> bool:
     live = {s.id for s in live_enemies(state, ship.side)}
     if not live:
         return False
-    return len(ship.locks) < fire_controls(ship) or any(t in live for t in ship.locks)
+    controls = fire_controls(ship)
+    # a lock counts only while a working fire control holds it (check_declaration agrees)
+    return len(ship.locks) < controls or (
+        len(ship.locks) <= controls and any(t in live for t in ship.locks)
+    )
 
 
 def awaited_sides(state: GameState, pinger: str | None) -> tuple[str, ...]:

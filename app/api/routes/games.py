@@ -1,0 +1,135 @@
+"""Games: create, list, view, events, commands, record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Response
+
+from app.api.schemas import (
+    CommandIn,
+    CommandOut,
+    CreateGameIn,
+    CreateGameOut,
+    EventsOut,
+    GameListOut,
+    RecordOut,
+    ReissueOut,
+    ViewOut,
+    command_dict,
+)
+from app.deps import ServiceDep, TokenDep
+from app.play.service import NewGame, NewShip, NewSide
+from app.problems import documented
+
+router = APIRouter(tags=["games"])
+
+
+def _new_game(body: CreateGameIn) -> NewGame:
+    sides = None
+    if body.sides is not None:
+        sides = {
+            side: NewSide(entry.name, [NewShip(s.name, s.design) for s in entry.ships])
+            for side, entry in (("A", body.sides.A), ("B", body.sides.B))
+        }
+    return NewGame(
+        scenario=body.scenario,
+        sides=sides,
+        movement=body.movement,
+        table=body.table.model_dump() if body.table else None,
+        turn_limit=body.turn_limit,
+        ping_range=body.ping_range,
+        spectators=body.spectators,
+        creator=body.creator,
+        creator_name=body.creator_name,
+        seed=body.seed,
+    )
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=CreateGameOut,
+    responses=documented(400, 404, 413, 422),
+    summary="Create a game and take a seat",
+)
+async def create_game(body: CreateGameIn, service: ServiceDep) -> dict[str, Any]:
+    return await service.create_game(_new_game(body))
+
+
+@router.get(
+    "/games",
+    response_model=GameListOut,
+    responses=documented(401, 403),
+    summary="List games (admin)",
+)
+async def list_games(service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    return await service.list_games(token)
+
+
+@router.get(
+    "/games/{game_id}",
+    response_model=ViewOut,
+    responses=documented(401, 403, 404),
+    summary="The caller's view of the game",
+)
+async def get_view(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    return await service.view(game_id, token)
+
+
+@router.get(
+    "/games/{game_id}/events",
+    response_model=EventsOut,
+    responses=documented(401, 403, 404, 422),
+    summary="Events after seq N, each in the form the caller may see",
+)
+async def get_events(
+    game_id: str,
+    service: ServiceDep,
+    token: TokenDep,
+    after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+) -> dict[str, Any]:
+    return await service.events(game_id, token, after)
+
+
+@router.post(
+    "/games/{game_id}/commands",
+    response_model=CommandOut,
+    responses=documented(400, 401, 403, 404, 409, 413, 422),
+    summary="Submit one command",
+)
+async def post_command(
+    game_id: str,
+    body: CommandIn,
+    service: ServiceDep,
+    token: TokenDep,
+    response: Response,
+    idempotency_key: Annotated[
+        str | None, Header(min_length=1, max_length=200, alias="Idempotency-Key")
+    ] = None,
+) -> dict[str, Any]:
+    result = await service.command(game_id, token, command_dict(body), idempotency_key)
+    if result.hint is not None:
+        await service.db.hint(*result.hint)
+    response.status_code = result.status
+    return result.body
+
+
+@router.get(
+    "/games/{game_id}/record",
+    response_model=RecordOut,
+    responses=documented(401, 403, 404),
+    summary="The whole record: every event unredacted, the seed, the designs",
+)
+async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    return await service.record(game_id, token)
+
+
+@router.post(
+    "/games/{game_id}/invites/{side}/reissue",
+    response_model=ReissueOut,
+    responses=documented(401, 403, 404, 409),
+    summary="A new invite code for an unclaimed seat (the old one stops working)",
+)
+async def reissue(game_id: str, side: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    return await service.reissue(game_id, side, token)

@@ -1,0 +1,25 @@
+"""Invites: claim a seat with a single-use code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.schemas import ClaimIn, ClaimOut
+from app.deps import ServiceDep
+from app.problems import documented
+
+router = APIRouter(tags=["invites"])
+
+
+@router.post(
+    "/invites/{code}/claim",
+    response_model=ClaimOut,
+    responses=documented(400, 404, 409, 410, 413, 422),
+    summary="Take the seat an invite code offers (a code works once)",
+)
+async def claim(code: str, service: ServiceDep, body: ClaimIn | None = None) -> dict[str, Any]:
+    result, hint = await service.claim(code, body.name if body else None)
+    await service.db.hint(*hint)
+    return result

@@ -1,0 +1,39 @@
+"""``Annotated`` dependency aliases shared by the routes."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.play.errors import Unauthorized
+from app.play.service import GameService
+from app.store.db import Database
+
+
+def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def get_db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def bearer(
+    authorization: Annotated[
+        str | None, Header(description="Bearer <token>: a seat's token or the admin token")
+    ] = None,
+) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+DbDep = Annotated[Database, Depends(get_db)]
+TokenDep = Annotated[str | None, Depends(bearer)]

@@ -1,0 +1,76 @@
+"""``GET /api/v1/games/{id}/stream``: Server-Sent Events of the caller's events.
+
+Gap-free seqs, each event in the form the caller's seat may see, resuming after
+``Last-Event-ID`` (or ``?after=N``). The log is the truth and a hint only a wake-up: an idle
+stream re-reads the log every few seconds, so a lost hint delays an event but never loses it.
+The caller's token is re-checked on every wake, so a replaced seat's stream ends at once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from sse_starlette import EventSourceResponse
+
+from app.deps import ServiceDep, TokenDep
+from app.live.hub import Hub
+from app.play.errors import Problem
+from app.problems import documented
+
+router = APIRouter(tags=["games"])
+
+
+def _start(last_event_id: str | None, after: int | None) -> int:
+    if last_event_id is not None and last_event_id.strip().isdigit():
+        return int(last_event_id.strip())
+    return after or 0
+
+
+@router.get(
+    "/games/{game_id}/stream",
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "description": "text/event-stream: id = seq, event = type, data = the Event JSON",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **documented(401, 403, 404, 422),
+    },
+    summary="Server-Sent Events of the caller's events",
+)
+async def stream(
+    game_id: str,
+    request: Request,
+    service: ServiceDep,
+    token: TokenDep,
+    after: Annotated[int | None, Query(ge=0, le=2**31)] = None,
+    last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
+) -> EventSourceResponse:
+    caller = await service.read_caller(game_id, token)  # 401/403/404 before the stream opens
+    hub: Hub = request.app.state.hub
+    settings = request.app.state.settings
+    sub = hub.subscribe(game_id)
+
+    async def events() -> AsyncIterator[dict[str, Any]]:
+        last = _start(last_event_id, after)
+        try:
+            while True:
+                try:
+                    items, _ = await service.events_for_token(game_id, token, caller.seat, last)
+                except Problem:
+                    return  # the token was revoked (seat replaced): end the stream
+                for item in items:
+                    last = item["seq"]
+                    yield {"id": str(item["seq"]), "event": item["type"], "data": json.dumps(item)}
+                if len(items) >= 1000:
+                    continue  # more pages waiting
+                if sub.overflowed:
+                    return  # too slow: the client resumes with Last-Event-ID
+                await sub.wait(settings.stream_recheck)
+        finally:
+            hub.unsubscribe(sub)
+
+    return EventSourceResponse(events(), ping=settings.stream_keepalive)

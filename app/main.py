@@ -1,0 +1,149 @@
+"""``create_app()``: the ASGI application — REST API, live streams, health."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app import problems
+from app.api.routes import designs, games, invites
+from app.config import Settings
+from app.live import stream
+from app.live.hub import Hub, PgListener
+from app.play.errors import problem_body
+from app.play.service import GameService, PlayOptions
+from app.store.db import Database
+from app.store.migrate import current_revision, head_revision
+
+log = logging.getLogger(__name__)
+API = "/api/v1"
+
+
+class BodyLimit:
+    """Refuse request bodies over the limit with 413, counting streamed bodies too."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await self._refuse(send)
+                return
+        seen = 0
+        refused = False
+
+        async def limited() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    refused = True
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = problem_body(
+            413, "body_too_large", "Request body too large", f"send at most {self.limit} bytes"
+        )
+        response = JSONResponse(body, status_code=413, media_type=problems.PROBLEM)
+        await response({"type": "http"}, _no_receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.db_url, settings.notify_channel)
+        hub = Hub(settings.stream_queue)
+        db.on_hint(hub.publish)
+        admin = settings.admin_token.get_secret_value() if settings.admin_token else None
+        app.state.settings = settings
+        app.state.db = db
+        app.state.hub = hub
+        app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
+        listener = None
+        if db.postgres:
+            listener = PgListener(db, hub, settings.notify_channel)
+            listener.start()
+        app.state.listener = listener
+        try:
+            yield
+        finally:
+            if listener is not None:
+                await listener.stop()
+            await db.dispose()
+
+    app = FastAPI(
+        title="pingduel",
+        version="1",
+        summary="Full Thrust hidden-movement duels (the PING rules) over the network",
+        openapi_url=f"{API}/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    problems.install(app)
+    for router in (games.router, invites.router, designs.router, stream.router):
+        app.include_router(router, prefix=API)
+
+    @app.get("/healthz", tags=["health"], summary="The process is up")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok"}
+
+    @app.get(
+        "/readyz",
+        tags=["health"],
+        summary="The database is reachable and migrated to head",
+        responses={503: {"description": "Not ready"}},
+    )
+    async def readyz() -> Any:
+        db: Database = app.state.db
+        try:
+            await db.ping()
+            current = await current_revision(db.engine)
+        except Exception:  # any database failure means "not ready"
+            log.warning("readiness check failed", exc_info=True)
+            return JSONResponse(
+                problem_body(503, "not_ready", "Not ready", "the database is unreachable"),
+                status_code=503,
+                media_type=problems.PROBLEM,
+            )
+        head = head_revision(db.url)
+        if current != head:
+            return JSONResponse(
+                problem_body(
+                    503, "not_migrated", "Not ready", f"database at {current}, code at {head}"
+                ),
+                status_code=503,
+                media_type=problems.PROBLEM,
+            )
+        return {"status": "ready", "revision": current}
+
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app

@@ -1,0 +1,552 @@
+"""The game master: every use case of a game, shared by the REST API and the browser pages.
+
+A command runs as one unit of work: lock the game (``SELECT … FOR UPDATE`` on PostgreSQL, the
+``BEGIN IMMEDIATE`` transaction on SQLite), authenticate, check the idempotency key, load the
+snapshot, ``decide``, append the events, save the snapshot and the idempotency record — one
+commit — and only then send the "game N is at seq S" hint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.play import errors as E
+from app.play import tokens
+from app.rules import (
+    Event,
+    GameSetup,
+    GameState,
+    SeededDice,
+    ShipEntry,
+    decide,
+    evolve,
+    game_started,
+    redact,
+    seed_commitment,
+    start_state,
+    view,
+)
+from app.rules.decide import check_at_seq
+from app.rules.designs import PRESET_DESIGNS, Design, validate_design
+from app.rules.errors import DesignError, RulesError
+from app.rules.geometry import Table
+from app.rules.scenarios import PRESET_SCENARIOS
+from app.rules.snapshot import state_from_dict, state_to_dict
+from app.rules.state import PLAYER_SEATS, SIDES
+from app.store.db import Database
+from app.store.models import EventRow, Game, IdempotencyRecord, Invite, SavedDesign, Seat, utcnow
+
+SEAT_EVENT_TYPES = {"deployed": "side", "fire_declared": "side"}
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    admin_token: str | None = None
+    allow_client_seed: bool = False
+
+
+@dataclass(frozen=True)
+class Caller:
+    seat: str  # A | B | referee | spectator
+    token_hash: str | None = None
+    admin: bool = False
+
+    @property
+    def player(self) -> bool:
+        return self.seat in PLAYER_SEATS
+
+
+@dataclass(frozen=True)
+class NewShip:
+    name: str
+    design: str | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class NewSide:
+    name: str | None
+    ships: Sequence[NewShip]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    scenario: str | None = None
+    sides: Mapping[str, NewSide] | None = None
+    movement: str = "cinematic"
+    table: Mapping[str, float] | None = None
+    turn_limit: int | None = None
+    ping_range: float | None = None
+    spectators: bool = True
+    creator: str = "A"
+    creator_name: str | None = None
+    seed: str | None = None
+
+
+@dataclass
+class CommandResult:
+    status: int
+    body: dict[str, Any]
+    hint: tuple[str, int] | None = field(default=None)
+
+
+def full_for(event: Event, state: GameState) -> str:
+    """Who receives the event in full: 'all', a side, or 'referee' (partly hidden from all)."""
+    if event.type in SEAT_EVENT_TYPES:
+        return str(event.data["side"])
+    if event.type == "ship_moved":
+        return state.ship(event.data["ship"]).side
+    if event.type == "ping":
+        return "referee"
+    return "all"
+
+
+def request_hash(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(
+        json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
+class GameService:
+    def __init__(self, db: Database, options: PlayOptions) -> None:
+        self.db = db
+        self.options = options
+
+    # -- authentication ------------------------------------------------------------------------
+    def is_admin(self, token: str | None) -> bool:
+        admin = self.options.admin_token
+        return bool(token and admin and tokens.same(token, admin))
+
+    async def caller(
+        self, session: AsyncSession, game: Game, token: str | None, write: bool = False
+    ) -> Caller:
+        """Who is asking: a seat of this game, the admin (referee of all), or a spectator."""
+        if token is None:
+            if write:
+                raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
+            if not game.spectators:
+                raise E.MissingToken("this game has no spectators: send a seat's token")
+            return Caller("spectator")
+        if self.is_admin(token):
+            return Caller("referee", admin=True)
+        hashed = tokens.digest(token)
+        seat = await session.scalar(
+            select(Seat).where(Seat.token_hash == hashed, Seat.revoked_at.is_(None))
+        )
+        if seat is None:
+            raise E.Unauthorized("this token is not valid (revoked, mistyped or never issued)")
+        if seat.game_id != game.id:
+            raise E.WrongGame("this token belongs to another game")
+        return Caller(seat.side, token_hash=hashed)
+
+    async def _game(self, session: AsyncSession, game_id: str, lock: bool = False) -> Game:
+        query = select(Game).where(Game.id == game_id)
+        if lock and self.db.postgres:
+            query = query.with_for_update()
+        game = await session.scalar(query)
+        if game is None:
+            raise E.UnknownGame(f"there is no game {game_id!r}")
+        return game
+
+    # -- creating and joining ------------------------------------------------------------------
+    async def _design(self, session: AsyncSession, spec: str | Mapping[str, Any]) -> Design:
+        if isinstance(spec, str):
+            if spec in PRESET_DESIGNS:
+                return PRESET_DESIGNS[spec]
+            saved = await session.get(SavedDesign, spec)
+            if saved is None:
+                raise E.UnknownDesign(f"no preset or saved design {spec!r}", field="design")
+            return Design.from_dict(saved.data)
+        try:
+            design = Design.from_dict(spec)
+            validate_design(design)
+        except DesignError as error:
+            raise E.InvalidDesign(error.detail, problems=error.problems) from None
+        return design
+
+    async def _setup(self, session: AsyncSession, req: NewGame) -> GameSetup:
+        if req.scenario is not None and req.sides is not None:
+            raise E.Invalid("give either a scenario or explicit sides, not both")
+        if req.scenario is not None:
+            if req.scenario not in PRESET_SCENARIOS:
+                known = ", ".join(sorted(PRESET_SCENARIOS))
+                raise E.UnknownScenario(f"no scenario {req.scenario!r}; known: {known}")
+            setup = GameSetup.from_scenario(req.scenario, req.movement)
+            if req.turn_limit is not None:
+                setup = replace(setup, turn_limit=req.turn_limit)
+            return setup
+        if req.sides is None:
+            raise E.Invalid("give a scenario (see GET /api/v1/scenarios) or explicit sides")
+        ships: dict[str, list[ShipEntry]] = {}
+        names: dict[str, str] = {}
+        for side in SIDES:
+            if side not in req.sides:
+                raise E.Invalid(f"sides.{side} is missing: both sides need ships")
+            entry = req.sides[side]
+            names[side] = entry.name or f"Side {side}"
+            ships[side] = [
+                ShipEntry(s.name, await self._design(session, s.design)) for s in entry.ships
+            ]
+        table = Table.from_dict(req.table) if req.table else Table()
+        return GameSetup(
+            ships=ships,
+            side_names=names,
+            movement=req.movement,
+            table=table,
+            turn_limit=req.turn_limit or 12,
+            ping_range=req.ping_range,
+        )
+
+    async def create_game(self, req: NewGame) -> dict[str, Any]:
+        if req.seed is not None and not self.options.allow_client_seed:
+            raise E.ClientSeedNotAllowed("this server does not accept client seeds")
+        seed = bytes.fromhex(req.seed) if req.seed is not None else tokens.new_seed()
+        async with self.db.session() as session, session.begin():
+            setup = await self._setup(session, req)
+            game_id = tokens.new_id()
+            try:
+                first = game_started(game_id, setup)
+            except RulesError as error:
+                raise E.Invalid(error.detail) from None
+            state = start_state(first)
+            commitment = seed_commitment(seed)
+            game = Game(
+                id=game_id,
+                status="waiting",
+                spectators=req.spectators,
+                creator=req.creator,
+                seed=seed.hex(),
+                seed_commitment=commitment,
+                snapshot=state_to_dict(state),
+                seq=first.seq,
+            )
+            session.add(game)
+            await session.flush()
+            session.add(_event_row(game_id, first, state))
+            token = tokens.new_token()
+            session.add(
+                Seat(
+                    game_id=game_id,
+                    side=req.creator,
+                    name=req.creator_name,
+                    token_hash=tokens.digest(token),
+                )
+            )
+            invites = {}
+            for side in SIDES:
+                if side != req.creator:
+                    code = tokens.new_code()
+                    session.add(Invite(code_hash=tokens.digest(code), game_id=game_id, side=side))
+                    invites[side] = code
+        return {
+            "game_id": game_id,
+            "side": req.creator,
+            "token": token,
+            "invites": invites,
+            "seed_commitment": commitment,
+        }
+
+    async def claim(self, code: str, name: str | None) -> tuple[dict[str, Any], tuple[str, int]]:
+        async with self.db.session() as session, session.begin():
+            invite = await session.get(Invite, tokens.digest(code))
+            if invite is None:
+                raise E.UnknownInvite("this invite code is not known")
+            game = await self._game(session, invite.game_id, lock=True)
+            await session.refresh(invite)
+            if invite.claimed_at is not None or invite.revoked_at is not None:
+                raise E.Gone("this invite has already been used or was replaced")
+            taken = await session.scalar(
+                select(Seat).where(
+                    Seat.game_id == game.id, Seat.side == invite.side, Seat.revoked_at.is_(None)
+                )
+            )
+            if taken is not None:
+                raise E.Gone(f"side {invite.side} is already seated")
+            token = tokens.new_token()
+            session.add(
+                Seat(game_id=game.id, side=invite.side, name=name, token_hash=tokens.digest(token))
+            )
+            invite.claimed_at = utcnow()
+            seated = set(
+                await session.scalars(
+                    select(Seat.side).where(Seat.game_id == game.id, Seat.revoked_at.is_(None))
+                )
+            ) | {invite.side}
+            starts = game.status == "waiting" and seated >= PLAYER_SEATS
+            state = state_from_dict(game.snapshot)
+            data = {"side": invite.side, "name": name, "game_active": starts}
+            state = await self._append(session, game, state, [("seat_claimed", data)])
+            if starts:
+                game.status = "active"
+            hint = (game.id, game.seq)
+        return {"game_id": game.id, "side": invite.side, "token": token}, hint
+
+    async def reissue(self, game_id: str, side: str, token: str | None) -> dict[str, Any]:
+        if side not in PLAYER_SEATS:
+            raise E.NotFound(f"no invitable seat {side!r}: only A and B have invites")
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id, lock=True)
+            caller = await self.caller(session, game, token, write=True)
+            if caller.seat not in (game.creator, "referee"):
+                raise E.Forbidden("only the game's creator or a referee may reissue invites")
+            taken = await session.scalar(
+                select(Seat).where(
+                    Seat.game_id == game.id, Seat.side == side, Seat.revoked_at.is_(None)
+                )
+            )
+            if taken is not None:
+                raise E.SeatTaken(f"side {side} is already seated: its invite cannot be reissued")
+            await session.execute(
+                update(Invite)
+                .where(
+                    Invite.game_id == game.id,
+                    Invite.side == side,
+                    Invite.claimed_at.is_(None),
+                    Invite.revoked_at.is_(None),
+                )
+                .values(revoked_at=utcnow())
+            )
+            code = tokens.new_code()
+            session.add(Invite(code_hash=tokens.digest(code), game_id=game.id, side=side))
+        return {"game_id": game_id, "side": side, "code": code}
+
+    # -- commands ------------------------------------------------------------------------------
+    async def command(
+        self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
+    ) -> CommandResult:
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id, lock=True)
+            caller = await self.caller(session, game, token, write=True)
+            if not caller.player:
+                raise E.Forbidden("the referee and spectators do not send game commands")
+            fingerprint = request_hash(body)
+            if key is not None:
+                stored = await session.get(
+                    IdempotencyRecord, (game_id, caller.token_hash or "admin", key)
+                )
+                if stored is not None:
+                    return await self._replayed(session, stored, fingerprint)
+            if game.status == "waiting":
+                raise E.GameNotStarted("the game starts when both seats are taken")
+            if game.status == "finished":
+                raise E.GameOver("the game is over")
+            if game.paused:
+                raise E.GamePaused("the referee has paused the game")
+            state = state_from_dict(game.snapshot)
+            command = {k: v for k, v in body.items() if k != "at_seq"}
+            dice = SeededDice.from_hex(game.seed, game.id)
+            # a RulesError propagates: the transaction rolls back and nothing changes
+            check_at_seq(state, body.get("at_seq"))
+            events = decide(state, caller.seat, command, dice)
+            if events and events[-1].type == "game_finished":
+                last = events[-1]
+                events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
+            new_state = state
+            for event in events:
+                new_state = evolve(new_state, event)
+                session.add(_event_row(game_id, event, new_state))
+            game.snapshot = state_to_dict(new_state)
+            game.seq = new_state.seq
+            game.updated_at = utcnow()
+            if new_state.status == "finished":
+                game.status = "finished"
+            body_out = {
+                "events": [redact(e, caller.seat, new_state) for e in events],
+                "view": self._view(game, new_state, caller),
+            }
+            if key is not None:
+                session.add(
+                    IdempotencyRecord(
+                        game_id=game_id,
+                        token_hash=caller.token_hash or "admin",
+                        key=key,
+                        request_hash=fingerprint,
+                        status_code=200,
+                        response=body_out,
+                        first_seq=events[0].seq if events else None,
+                        last_seq=events[-1].seq if events else None,
+                    )
+                )
+        return CommandResult(200, body_out, (game_id, new_state.seq))
+
+    async def _replayed(
+        self, session: AsyncSession, stored: IdempotencyRecord, fingerprint: str
+    ) -> CommandResult:
+        if not tokens.same(stored.request_hash, fingerprint):
+            raise E.IdempotencyKeyReused(
+                "this Idempotency-Key was used with another body: use a new key for a new command"
+            )
+        if stored.first_seq is not None:
+            voided = await session.scalar(
+                select(EventRow.voided).where(
+                    EventRow.game_id == stored.game_id, EventRow.seq == stored.first_seq
+                )
+            )
+            if voided:
+                raise E.CommandVoided("a referee rewind voided this command's effects")
+        return CommandResult(stored.status_code, dict(stored.response))
+
+    async def _append(
+        self,
+        session: AsyncSession,
+        game: Game,
+        state: GameState,
+        items: Sequence[tuple[str, dict[str, Any]]],
+    ) -> GameState:
+        """Append service-level events (seats, referee actions); the rules fold them as no-ops."""
+        for kind, data in items:
+            event = Event(state.seq + 1, state.turn, kind, data)
+            state = evolve(state, event)
+            session.add(_event_row(game.id, event, state))
+        game.snapshot = state_to_dict(state)
+        game.seq = state.seq
+        game.updated_at = utcnow()
+        return state
+
+    # -- reading -------------------------------------------------------------------------------
+    def _view(self, game: Game, state: GameState, caller: Caller) -> dict[str, Any]:
+        seen = view(state, caller.seat)
+        seen["status"] = game.status
+        seen["paused"] = game.paused
+        seen["spectators"] = game.spectators
+        seen["seed_commitment"] = game.seed_commitment
+        seen["seed"] = game.seed if game.status == "finished" else None
+        if game.status == "waiting" or game.paused:
+            # nobody can act: the game waits for a seat to be taken or for the referee
+            seen["phase"]["awaiting"] = []
+            seen["phase"]["legal"] = {"commands": []}
+        return seen
+
+    async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            caller = await self.caller(session, game, token)
+            state = state_from_dict(game.snapshot)
+            seen = self._view(game, state, caller)
+            seen["seats"] = await self._seats(session, game)
+            return seen
+
+    async def _seats(self, session: AsyncSession, game: Game) -> dict[str, Any]:
+        rows = await session.scalars(
+            select(Seat).where(Seat.game_id == game.id, Seat.revoked_at.is_(None))
+        )
+        out: dict[str, Any] = {side: None for side in SIDES}
+        for seat in rows:
+            if seat.side in PLAYER_SEATS:
+                out[seat.side] = {"name": seat.name}
+        return out
+
+    async def read_caller(self, game_id: str, token: str | None) -> Caller:
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            return await self.caller(session, game, token)
+
+    async def events(
+        self, game_id: str, token: str | None, after: int, limit: int = 1000
+    ) -> dict[str, Any]:
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            caller = await self.caller(session, game, token)
+            events = await self._events_for(session, game, caller.seat, after, limit)
+            return {"events": events, "last_seq": game.seq}
+
+    async def events_for_token(
+        self, game_id: str, token: str | None, seat: str, after: int, limit: int = 1000
+    ) -> tuple[list[dict[str, Any]], int]:
+        """For a stream: the token is checked again on every read (a replaced seat's stream
+        ends at once) and must still name the seat the stream was opened for."""
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            caller = await self.caller(session, game, token)
+            if caller.seat != seat:
+                raise E.Unauthorized("this token no longer names the seat of this stream")
+            return await self._events_for(session, game, seat, after, limit), game.seq
+
+    async def _events_for(
+        self, session: AsyncSession, game: Game, seat: str, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        rows = await session.scalars(
+            select(EventRow)
+            .where(EventRow.game_id == game.id, EventRow.seq > after)
+            .order_by(EventRow.seq)
+            .limit(limit)
+        )
+        state = state_from_dict(game.snapshot)
+        out = []
+        for row in rows:
+            item = redact(Event(row.seq, row.turn, row.type, row.data), seat, state)
+            if row.voided:
+                item["voided"] = True
+            out.append(item)
+        return out
+
+    async def record(self, game_id: str, token: str | None) -> dict[str, Any]:
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            caller = await self.caller(session, game, token)
+            if game.status != "finished" and caller.seat != "referee":
+                raise E.Forbidden("the record is open to players and spectators after the end")
+            rows = await session.scalars(
+                select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
+            )
+            state = state_from_dict(game.snapshot)
+            events = []
+            for row in rows:
+                item = Event(row.seq, row.turn, row.type, row.data).to_dict()
+                if row.voided:
+                    item["voided"] = True
+                events.append(item)
+            return {
+                "game_id": game.id,
+                "status": game.status,
+                "winner": state.winner,
+                "rules_version": state.rules_version,
+                "seed": game.seed,
+                "seed_commitment": game.seed_commitment,
+                "designs": {k: d.to_dict() for k, d in state.designs.items()},
+                "events": events,
+            }
+
+    async def list_games(self, token: str | None) -> dict[str, Any]:
+        if not self.is_admin(token):
+            if token is None:
+                raise E.MissingToken("listing games needs the admin token")
+            raise E.Forbidden("listing games needs the admin token")
+        async with self.db.session() as session, session.begin():
+            games = await session.scalars(select(Game).order_by(Game.created_at.desc()))
+            out = []
+            for game in games:
+                state = state_from_dict(game.snapshot)
+                seen = self._view(game, state, Caller("referee", admin=True))
+                out.append(
+                    {
+                        "game_id": game.id,
+                        "status": game.status,
+                        "paused": game.paused,
+                        "turn": state.turn,
+                        "step": state.phase.step,
+                        "awaiting": seen["phase"]["awaiting"],
+                        "side_names": dict(state.side_names),
+                        "winner": state.winner,
+                        "created_at": game.created_at.isoformat(),
+                        "updated_at": game.updated_at.isoformat(),
+                    }
+                )
+            return {"games": out}
+
+
+def _event_row(game_id: str, event: Event, state: GameState) -> EventRow:
+    return EventRow(
+        game_id=game_id,
+        seq=event.seq,
+        turn=event.turn,
+        type=event.type,
+        data=dict(event.data),
+        full_for=full_for(event, state),
+    )

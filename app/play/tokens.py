@@ -1,0 +1,33 @@
+"""Secrets: 256-bit random tokens and invite codes, kept only as SHA-256 hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits; single use
+
+
+def new_id() -> str:
+    # lowercase letters and digits only: safe in URLs, no ':' (the dice message separator)
+    alphabet = "abcdefghijkmnopqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+def new_seed() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())

@@ -1,0 +1,120 @@
+"""Every error as ``application/problem+json`` (RFC 9457) with a stable ``code``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.play.errors import Problem, problem_body, rules_problem
+from app.rules.errors import RulesError
+
+log = logging.getLogger(__name__)
+PROBLEM = "application/problem+json"
+
+
+class ProblemModel(BaseModel):
+    """RFC 9457 problem details, with the stable ``code`` clients switch on."""
+
+    model_config = ConfigDict(extra="allow", title="Problem")
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+_HTTP_CODES = {
+    400: ("bad_request", "Bad request"),
+    401: ("invalid_token", "Missing or invalid token"),
+    403: ("forbidden", "Forbidden"),
+    404: ("not_found", "Not found"),
+    405: ("method_not_allowed", "Method not allowed"),
+    406: ("not_acceptable", "Not acceptable"),
+    413: ("body_too_large", "Request body too large"),
+    415: ("unsupported_media_type", "Unsupported media type"),
+}
+
+
+def problem_response(body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=body["status"], media_type=PROBLEM, headers=headers)
+
+
+def _where(loc: tuple[Any, ...] | list[Any]) -> str:
+    # drop the body marker and pydantic's union-member model names (e.g. "CinematicOrdersIn")
+    parts = [
+        str(p) for p in loc if p != "body" and not (str(p)[:1].isupper() and str(p)[-2:] == "In")
+    ]
+    return ".".join(parts) or "body"
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(Problem)
+    async def _problem(_: Request, exc: Problem) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return problem_response(exc.body(), headers)
+
+    @app.exception_handler(RulesError)
+    async def _rules(_: Request, exc: RulesError) -> JSONResponse:
+        return problem_response(rules_problem(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return problem_response(
+                problem_body(400, "malformed_json", "Malformed JSON", "the body is not valid JSON")
+            )
+        items = [{"field": _where(e.get("loc", ())), "message": e.get("msg", "")} for e in errors]
+        first = items[0] if items else {"field": "body", "message": "invalid"}
+        detail = f"{first['field']}: {first['message']}"
+        if len(items) > 1:
+            detail += f" (and {len(items) - 1} more)"
+        return problem_response(
+            problem_body(422, "invalid_request", "Invalid request", detail, errors=items[:20])
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
+        detail = exc.detail if isinstance(exc.detail, str) else title
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "no such resource: see /api/docs for the routes"
+        return problem_response(
+            problem_body(exc.status_code, code, title, detail), dict(exc.headers or {}) or None
+        )
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error")
+        return problem_response(
+            problem_body(500, "internal_error", "Internal error", "something broke on our side")
+        )
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the problem responses a route can give."""
+    descriptions = {
+        400: "Malformed JSON",
+        401: "Missing or invalid token",
+        403: "Not allowed for this seat, or a token of another game",
+        404: "Unknown game, invite, design or route",
+        409: "The game is not waiting for this",
+        410: "Invite already used",
+        413: "Request body too large",
+        422: "Well-formed but invalid or illegal",
+    }
+    return {
+        status: {
+            "model": ProblemModel,
+            "description": descriptions[status],
+            "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for status in statuses
+    }

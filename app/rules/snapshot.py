@@ -1,0 +1,174 @@
+"""A game state as plain JSON and back, so that a server can keep a snapshot beside the log.
+
+``state_from_dict(state_to_dict(s)) == s`` for every state; the log stays the truth (a replay
+rebuilds the same snapshot), the snapshot only saves replaying it for every command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.rules.designs import Design
+from app.rules.geometry import Table, Vec, Zone
+from app.rules.state import (
+    GameState,
+    LastKnown,
+    MoveRecord,
+    Phase,
+    ShipState,
+    Shot,
+    SystemState,
+)
+
+SNAPSHOT_FORMAT = 1
+
+
+def _ship_to_dict(s: ShipState) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "name": s.name,
+        "side": s.side,
+        "design_id": s.design_id,
+        "systems": [[x.id, x.type, x.status] for x in s.systems],
+        "status": s.status,
+        "deployed": s.deployed,
+        "position": s.position.to_dict() if s.position else None,
+        "heading": s.heading,
+        "speed": s.speed,
+        "velocity": s.velocity.to_dict(),
+        "activated": s.activated,
+        "overwatch": s.overwatch,
+        "revealed": s.revealed,
+        "last_known": s.last_known.to_dict() if s.last_known else None,
+        "hull_lost": s.hull_lost,
+        "armour_lost": s.armour_lost,
+        "fired": sorted(s.fired),
+        "locks": list(s.locks),
+        "out_of_control": s.out_of_control,
+        "life_support_turns": s.life_support_turns,
+        "abandoned": s.abandoned,
+        "explosion_rolls": s.explosion_rolls,
+        "out_reason": s.out_reason,
+        "orders_log": [r.to_dict() for r in s.orders_log],
+        "trail": [dict(p) for p in s.trail],
+    }
+
+
+def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
+    lk = d["last_known"]
+    return ShipState(
+        id=d["id"],
+        name=d["name"],
+        side=d["side"],
+        design_id=d["design_id"],
+        systems=tuple(SystemState(i, t, st) for i, t, st in d["systems"]),
+        status=d["status"],
+        deployed=d["deployed"],
+        position=Vec.from_dict(d["position"]) if d["position"] else None,
+        heading=d["heading"],
+        speed=d["speed"],
+        velocity=Vec.from_dict(d["velocity"]),
+        activated=d["activated"],
+        overwatch=d["overwatch"],
+        revealed=d["revealed"],
+        last_known=LastKnown(lk["x"], lk["y"], lk["heading"], lk["turn"], lk["seq"])
+        if lk
+        else None,
+        hull_lost=d["hull_lost"],
+        armour_lost=d["armour_lost"],
+        fired=frozenset(d["fired"]),
+        locks=tuple(d["locks"]),
+        out_of_control=d["out_of_control"],
+        life_support_turns=d["life_support_turns"],
+        abandoned=d["abandoned"],
+        explosion_rolls=d["explosion_rolls"],
+        out_reason=d["out_reason"],
+        orders_log=tuple(
+            MoveRecord(r["turn"], r["seq"], dict(r["orders"]), r["pinged"], r["drift"])
+            for r in d["orders_log"]
+        ),
+        trail=tuple(dict(p) for p in d["trail"]),
+    )
+
+
+def _phase_to_dict(p: Phase) -> dict[str, Any]:
+    return {
+        "step": p.step,
+        "side": p.side,
+        "ship": p.ship,
+        "pinged": p.pinged,
+        "moved": p.moved,
+        "window": p.window,
+        "pinger": p.pinger,
+        "awaiting": list(p.awaiting),
+        "declared": {side: [s.to_dict() for s in shots] for side, shots in p.declared.items()},
+    }
+
+
+def _phase_from_dict(d: Mapping[str, Any]) -> Phase:
+    return Phase(
+        step=d["step"],
+        side=d["side"],
+        ship=d["ship"],
+        pinged=d["pinged"],
+        moved=d["moved"],
+        window=d["window"],
+        pinger=d["pinger"],
+        awaiting=tuple(d["awaiting"]),
+        declared={
+            side: tuple(Shot(s["ship"], s["weapon"], s["target"]) for s in shots)
+            for side, shots in d["declared"].items()
+        },
+    )
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "game_id": state.game_id,
+        "rules_version": state.rules_version,
+        "movement": state.movement,
+        "table": state.table.to_dict(),
+        "zones": {k: z.to_dict() for k, z in state.zones.items()},
+        "turn_limit": state.turn_limit,
+        "ping_range": state.ping_range,
+        "side_names": dict(state.side_names),
+        "designs": {k: d.to_dict() for k, d in state.designs.items()},
+        "ships": [_ship_to_dict(s) for s in state.ships],
+        "turn": state.turn,
+        "seq": state.seq,
+        "next_roll": state.next_roll,
+        "phase": _phase_to_dict(state.phase),
+        "deployed": sorted(state.deployed),
+        "status": state.status,
+        "winner": state.winner,
+        "finish_reason": state.finish_reason,
+        "first_side": state.first_side,
+    }
+
+
+def state_from_dict(d: Mapping[str, Any]) -> GameState:
+    if d.get("format") != SNAPSHOT_FORMAT:
+        raise ValueError(f"unknown snapshot format {d.get('format')!r}")
+    return GameState(
+        game_id=d["game_id"],
+        rules_version=d["rules_version"],
+        movement=d["movement"],
+        table=Table.from_dict(d["table"]),
+        zones={k: Zone.from_dict(z) for k, z in d["zones"].items()},
+        turn_limit=d["turn_limit"],
+        ping_range=d["ping_range"],
+        side_names=dict(d["side_names"]),
+        designs={k: Design.from_dict(v) for k, v in d["designs"].items()},
+        ships=tuple(_ship_from_dict(s) for s in d["ships"]),
+        turn=d["turn"],
+        seq=d["seq"],
+        next_roll=d["next_roll"],
+        phase=_phase_from_dict(d["phase"]),
+        deployed=frozenset(d["deployed"]),
+        status=d["status"],
+        winner=d["winner"],
+        finish_reason=d["finish_reason"],
+        first_side=d["first_side"],
+    )

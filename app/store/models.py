@@ -1,0 +1,109 @@
+"""Tables. The event log is the truth; the game row carries the snapshot it folds into."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = sa.MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSONType}
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(sa.String(16))  # waiting | active | finished
+    paused: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    spectators: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
+    creator: Mapped[str] = mapped_column(sa.String(8))  # A | B | referee
+    seed: Mapped[str] = mapped_column(sa.String(64))  # secret until the game ends
+    seed_commitment: Mapped[str] = mapped_column(sa.String(64))
+    snapshot: Mapped[dict[str, Any]]
+    seq: Mapped[int]  # last seq of the log
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(sa.String(8))  # A | B | referee
+    name: Mapped[str | None] = mapped_column(sa.String(80))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+
+class Invite(Base):
+    __tablename__ = "invites"
+
+    code_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    side: Mapped[str] = mapped_column(sa.String(8))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    turn: Mapped[int]
+    type: Mapped[str] = mapped_column(sa.String(40))
+    data: Mapped[dict[str, Any]]
+    # who receives the event in full: "all", "A", "B" or "referee" (the others get a stub)
+    full_for: Mapped[str] = mapped_column(sa.String(8))
+    voided: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class IdempotencyRecord(Base):
+    __tablename__ = "idempotency"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    token_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(sa.String(64))
+    status_code: Mapped[int]
+    response: Mapped[dict[str, Any]]
+    first_seq: Mapped[int | None]
+    last_seq: Mapped[int | None]
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class SavedDesign(Base):
+    __tablename__ = "designs"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    owner_token_hash: Mapped[str] = mapped_column(sa.String(64))
+    data: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

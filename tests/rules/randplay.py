@@ -1,0 +1,454 @@
+"""A random player for whole games: only legal commands, chosen from each seat's own view.
+
+``play`` is a generator that yields one ``Step`` per accepted command (seat, command, the events
+it caused, the state before and after); ``random_game`` plays a game to its end and returns the
+final state and the full log. The player is a client: it reads ``view(state, seat)`` — its
+``phase.legal`` (commands, activatable ships, order limits, fire options) and its own ships'
+truth — never the referee's state. Deployments are random points of the zone, orders random
+among the legal ones (mostly staying on the table, now and then leaving it), fire a random
+subset of the fire options (now and then one that breaks the one-target-per-fire-control rule,
+then retried with fewer shots until accepted), with an occasional ``core_action`` and a rare
+``resign``.
+
+Two random sources: ``rng`` decides what the public can see (which ship, ping or move, when to
+resign, how many shots), ``hidden_rng`` the secrets (deploy positions, orders). Two games with
+the same ``rng`` seed and different ``hidden_rng`` seeds differ only in hidden facts, provided
+that nothing hidden changes a public outcome (no shots, no ECM, no ping range, no leaving):
+``public_only=True`` arranges the last three on the player's side.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import GameSetup, SeededDice, decide, evolve, fog, game_started, start_state, view
+from app.rules.dice import DiceSource
+from app.rules.errors import IllegalOrders, RulesError
+from app.rules.events import Event
+from app.rules.geometry import Table, Vec, Zone, heading_vector
+from app.rules.movement import (
+    CinematicOrders,
+    VectorOrders,
+    cinematic_limits,
+    move_cinematic,
+    move_vector,
+    vector_limits,
+)
+from app.rules.state import GameState
+
+PROGRESS_COMMANDS = frozenset({"deploy", "activate", "ping", "move", "end_activation", "fire"})
+EDGE_MARGIN = 4.0  # orders that end this far inside the table are preferred
+
+
+class LivenessError(AssertionError):
+    """The game is active but waits for nobody, or did not end within ``max_commands``."""
+
+
+@dataclass(frozen=True)
+class Step:
+    seat: str
+    command: dict[str, Any]
+    events: list[Event]
+    before: GameState
+    after: GameState
+
+
+@dataclass
+class Style:
+    """How the random player plays; the defaults give varied, realistic games."""
+
+    fire: bool = True  # False: every fire declaration is empty (hold fire)
+    ping_rate: float = 0.35  # chance to ping when a ping is allowed
+    resign_rate: float = 0.001  # per command, for a random seat
+    core_action_rate: float = 0.3  # per command while a core is critical
+    leave_rate: float = 0.02  # chance to leave the table when some orders would
+    blind_rate: float = 0.08  # orders or shots sent unfiltered, refusals handled
+    still: bool = False  # hidden choices: deploy at speed 0 and never move (orders all 0)
+    public_only: bool = False  # no leaving, bounded speeds: hidden choices stay hidden
+    max_speed: int | None = None  # keep own speeds (or |velocity|) at most this, if possible
+    seek_rate: float = 0.5  # chance to steer towards the nearest enemy marker the seat knows
+
+
+def setup_of(scenario_or_setup: GameSetup | str | tuple[str, str], movement: str) -> GameSetup:
+    if isinstance(scenario_or_setup, GameSetup):
+        return scenario_or_setup
+    if isinstance(scenario_or_setup, tuple):
+        return GameSetup.from_scenario(scenario_or_setup[0], scenario_or_setup[1])
+    return GameSetup.from_scenario(scenario_or_setup, movement)
+
+
+def seeded_dice(rng: random.Random, game_id: str) -> SeededDice:
+    return SeededDice(bytes(rng.getrandbits(8) for _ in range(32)), game_id)
+
+
+def play(
+    rng: random.Random,
+    scenario_or_setup: GameSetup | str | tuple[str, str],
+    dice: DiceSource | None = None,
+    max_commands: int = 5000,
+    *,
+    movement: str = "cinematic",
+    hidden_rng: random.Random | None = None,
+    style: Style | None = None,
+    game_id: str | None = None,
+) -> Iterator[Step]:
+    """Play one game, yielding each accepted command; the first step's ``before`` is the start."""
+    setup = setup_of(scenario_or_setup, movement)
+    gid = game_id or f"rand-{rng.getrandbits(32):08x}"
+    dice = dice if dice is not None else seeded_dice(rng, gid)
+    player = RandomPlayer(rng, hidden_rng or rng, style or Style())
+    state = start_state(game_started(gid, setup))
+    for _ in range(max_commands):
+        if state.status == "finished":
+            return
+        seat, command, events = player.command(state, dice)
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        yield Step(seat, command, events, state, after)
+        state = after
+    if state.status != "finished":
+        raise LivenessError(f"the game did not end within {max_commands} commands")
+
+
+def random_game(
+    rng: random.Random,
+    scenario_or_setup: GameSetup | str | tuple[str, str],
+    dice: DiceSource | None = None,
+    max_commands: int = 5000,
+    *,
+    movement: str = "cinematic",
+    hidden_rng: random.Random | None = None,
+    style: Style | None = None,
+    on_step: Callable[[Step], None] | None = None,
+) -> tuple[GameState, list[Event]]:
+    """A whole random game: (final state, every event of the log, ``game_started`` first)."""
+    setup = setup_of(scenario_or_setup, movement)
+    gid = f"rand-{rng.getrandbits(32):08x}"
+    first = game_started(gid, setup)
+    events = [first]
+    state = start_state(first)
+    for step in play(
+        rng,
+        setup,
+        dice,
+        max_commands,
+        hidden_rng=hidden_rng,
+        style=style,
+        game_id=gid,
+    ):
+        events.extend(step.events)
+        state = step.after
+        if on_step is not None:
+            on_step(step)
+    return state, events
+
+
+# -- the player ----------------------------------------------------------------------------------
+class RandomPlayer:
+    def __init__(self, rng: random.Random, hidden: random.Random, style: Style) -> None:
+        self.rng = rng
+        self.hidden = hidden
+        self.style = style
+
+    def command(
+        self, state: GameState, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], list[Event]]:
+        """Choose a seat and a command it may send, send it, return what was accepted."""
+        rng = self.rng
+        # things any seat may do at any time
+        if rng.random() < self.style.resign_rate:
+            seat = rng.choice(("A", "B"))
+            cmd: dict[str, Any] = {"type": "resign"}
+            return seat, cmd, decide(state, seat, cmd, dice)
+        for seat in ("A", "B"):
+            if (
+                "core_action" in fog.legal(state, seat)["commands"]
+                and rng.random() < self.style.core_action_rate
+            ):
+                v = view(state, seat)
+                critical = [
+                    s["id"]
+                    for s in v["ships"]
+                    if s["side"] == seat
+                    and s["status"] == "active"
+                    and any(c["type"] == "core_critical" for c in s["conditions"])
+                ]
+                cmd = {
+                    "type": "core_action",
+                    "ship": rng.choice(critical),
+                    "action": rng.choice(("dump", "abandon")),
+                }
+                return seat, cmd, decide(state, seat, cmd, dice)
+        awaited = fog.awaiting(state)  # the view's phase.awaiting, the same for every seat
+        if not awaited:
+            raise LivenessError(f"the game is active at seq {state.seq} but awaits nobody")
+        seat = rng.choice(sorted(awaited))
+        v = view(state, seat)
+        legal = v["phase"]["legal"]
+        commands = legal["commands"]
+        if not PROGRESS_COMMANDS & set(commands):
+            raise LivenessError(f"seat {seat} is awaited but may only send {commands}")
+        if "deploy" in commands:
+            cmd = self.deploy(v, seat)
+            return seat, cmd, decide(state, seat, cmd, dice)
+        if "fire" in commands:
+            return self.fire(state, v, seat, dice)
+        return self.activation(state, v, seat, dice)
+
+    # -- deployment ------------------------------------------------------------------------------
+    def deploy(self, v: Mapping[str, Any], seat: str) -> dict[str, Any]:
+        h = self.hidden
+        zone = Zone.from_dict(v["deployment_zones"][seat])
+        limits = v["phase"]["legal"]["deploy"]
+        cap = self.style.max_speed
+        placements = []
+        for ship in v["ships"]:
+            if ship["side"] != seat:
+                continue
+            top = limits[ship["id"]]["max_speed"]
+            if cap is not None:
+                top = min(top, cap)
+            x = _in_range(h, zone.x0, zone.x1)
+            y = _in_range(h, zone.y0, zone.y1)
+            heading = h.randrange(12)
+            p: dict[str, Any] = {"ship": ship["id"], "position": {"x": x, "y": y}}
+            p["heading"] = heading
+            if v["movement"] == "vector":
+                if self.style.still or h.random() < 0.2:
+                    vel = Vec(0.0, 0.0)
+                elif h.random() < 0.3:  # along a clock point, a whole length
+                    vel = heading_vector(h.randrange(12)) * h.randint(0, top)
+                else:
+                    angle = h.uniform(0.0, 2 * math.pi)
+                    length = h.uniform(0.0, top) * 0.999
+                    vel = Vec(length * math.sin(angle), length * math.cos(angle))
+                p["velocity"] = vel.to_dict()
+            else:
+                p["speed"] = 0 if self.style.still else h.randint(0, top)
+            placements.append(p)
+        return {"type": "deploy", "ships": placements}
+
+    # -- fire ------------------------------------------------------------------------------------
+    def fire(
+        self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], list[Event]]:
+        rng = self.rng
+        legal = v["phase"]["legal"]
+        window = legal["window"]
+        options = list(legal.get("fire_options", []))
+        shots: list[dict[str, str]] = []
+        if self.style.fire and options and rng.random() < 0.8:
+            rng.shuffle(options)
+            keep = rng.uniform(0.3, 1.0)
+            if rng.random() < self.style.blind_rate:
+                # any subset: may break one target per fire control; refusals are retried
+                shots = [_shot(o) for o in options if rng.random() < keep]
+            else:
+                shots = _within_fire_control(v, seat, options, keep, rng)
+        while True:
+            cmd = {"type": "fire", "window": window, "shots": shots}
+            try:
+                return seat, cmd, decide(state, seat, cmd, dice)
+            except RulesError:
+                if not shots:
+                    raise
+                shots = shots[:-1]
+
+    # -- activations -----------------------------------------------------------------------------
+    def activation(
+        self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], list[Event]]:
+        rng = self.rng
+        phase = v["phase"]
+        legal = phase["legal"]
+        commands = legal["commands"]
+        ships = {s["id"]: s for s in v["ships"]}
+        cmd: dict[str, Any]
+        if phase["step"] == "activate":
+            if not legal.get("activatable"):
+                raise LivenessError(f"side {seat} must activate a ship but has none to name")
+            ship_id = rng.choice(legal["activatable"])
+            if _out_of_control(ships[ship_id]):
+                cmd = {"type": "activate", "ship": ship_id}
+                return seat, cmd, decide(state, seat, cmd, dice)
+            r = rng.random()
+            if r < 0.2:
+                cmd = {"type": "activate", "ship": ship_id}
+            elif r < 0.2 + 0.8 * self.style.ping_rate:
+                cmd = {"type": "ping", "ship": ship_id}
+            else:
+                return self.move(state, v, seat, ship_id, dice)
+            return seat, cmd, decide(state, seat, cmd, dice)
+        ship_id = phase["ship"]
+        if "ping" in commands and rng.random() < self.style.ping_rate:
+            cmd = {"type": "ping", "ship": ship_id}
+            return seat, cmd, decide(state, seat, cmd, dice)
+        if "move" in commands:
+            return self.move(state, v, seat, ship_id, dice)
+        cmd = {"type": "end_activation", "ship": ship_id}
+        return seat, cmd, decide(state, seat, cmd, dice)
+
+    def move(
+        self, state: GameState, v: Mapping[str, Any], seat: str, ship_id: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], list[Event]]:
+        h = self.hidden
+        ship = next(s for s in v["ships"] if s["id"] == ship_id)
+        on_table, off_table = candidate_orders(v, ship, self.style.max_speed)
+        orders: dict[str, Any]
+        if self.style.still:
+            orders = _zero_orders(v["movement"])
+        elif self.style.public_only:
+            if not on_table:
+                raise AssertionError(f"{ship_id} has no orders that keep it on the table")
+            orders = h.choice(on_table)[0]
+        else:
+            inner = [c for c in on_table if _inside(v["table"], c[1], EDGE_MARGIN)]
+            r = h.random()
+            if off_table and (not on_table or r < self.style.leave_rate):
+                orders = {**h.choice(off_table)[0], "leave": True}
+            elif r < self.style.leave_rate + self.style.blind_rate:
+                # any orders within the limits: a move ending off the table is refused
+                orders = h.choice(on_table + off_table)[0]
+            else:
+                pool = inner or on_table
+                if h.random() < self.style.seek_rate:
+                    pool = _towards_enemy(v, ship, pool) or pool
+                orders = h.choice(pool)[0]
+        cmd: dict[str, Any] = {"type": "move", "ship": ship_id, "orders": orders}
+        try:
+            return seat, cmd, decide(state, seat, cmd, dice)
+        except IllegalOrders:
+            if orders.get("leave") or not off_table or not any(o == orders for o, _ in off_table):
+                raise
+        # refused as expected (ends off the table): stay on it, or leave if it cannot
+        if on_table:
+            cmd = {"type": "move", "ship": ship_id, "orders": h.choice(on_table)[0]}
+        else:
+            cmd = {"type": "move", "ship": ship_id, "orders": {**orders, "leave": True}}
+        return seat, cmd, decide(state, seat, cmd, dice)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+Candidate = tuple[dict[str, Any], Vec]
+
+
+def candidate_orders(
+    v: Mapping[str, Any], ship: Mapping[str, Any], max_speed: int | None = None
+) -> tuple[list[Candidate], list[Candidate]]:
+    """Every order within the ship's limits, split by whether the move ends on the table.
+
+    Computed from the owner's view: the ship's own position, heading, speed or velocity and the
+    order limits of ``phase.legal``. With ``max_speed``, orders leaving the ship faster than that
+    are dropped unless nothing else stays on the table.
+    """
+    limits = v["phase"]["legal"].get("order_limits")
+    if limits is None:  # moving straight from naming no ship yet: limits from its thrust
+        rule = vector_limits if v["movement"] == "vector" else cinematic_limits
+        limits = rule(ship["thrust"]).to_dict()
+    table = Table.from_dict(v["table"])
+    pos = Vec.from_dict(ship["position"])
+    heading = ship["heading"]
+    thrust = limits["thrust"]
+    on: list[tuple[Candidate, float]] = []
+    off: list[Candidate] = []
+    if v["movement"] == "vector":
+        vel = Vec.from_dict(ship["velocity"])
+        for r in range(-limits["max_rotate"], limits["max_rotate"] + 1):
+            for n in range(thrust + 1):
+                res = move_vector(pos, heading, vel, VectorOrders(r, n))
+                assert res.velocity is not None
+                o = {"rotate": r, "thrust": n}
+                if table.contains(res.position):
+                    on.append(((o, res.position), res.velocity.length()))
+                else:
+                    off.append((o, res.position))
+    else:
+        speed = ship["velocity"]
+        mt = limits["max_turn"]
+        for s in range(-limits["max_speed_change"], limits["max_speed_change"] + 1):
+            for t in range(-mt, mt + 1):
+                if abs(s) + abs(t) > thrust or speed + s < 0:
+                    continue
+                res = move_cinematic(pos, heading, speed, CinematicOrders(s, t))
+                o = {"speed_change": s, "turn": t}
+                if table.contains(res.position):
+                    on.append(((o, res.position), float(speed + s)))
+                else:
+                    off.append((o, res.position))
+    if max_speed is not None:
+        slow = [c for c, fast in on if fast <= max_speed + 1e-9]
+        if slow:
+            return slow, off
+    return [c for c, _ in on], off
+
+
+def _towards_enemy(
+    v: Mapping[str, Any], ship: Mapping[str, Any], on_table: list[Candidate]
+) -> list[Candidate]:
+    """The few orders ending nearest the closest enemy marker (live or stale) the seat knows."""
+    marks = [
+        Vec(s["last_known"]["x"], s["last_known"]["y"])
+        for s in v["ships"]
+        if s["side"] != ship["side"] and s["last_known"] is not None and s["status"] == "active"
+    ]
+    if not marks or not on_table:
+        return []
+    here = Vec.from_dict(ship["position"])
+    goal = min(marks, key=lambda m: (m - here).length())
+    ranked = sorted(on_table, key=lambda c: (c[1] - goal).length())
+    return ranked[:3]
+
+
+def _zero_orders(movement: str) -> dict[str, Any]:
+    return {"rotate": 0, "thrust": 0} if movement == "vector" else {"speed_change": 0, "turn": 0}
+
+
+def _inside(table: Mapping[str, Any], p: Vec, margin: float) -> bool:
+    return margin <= p.x <= table["width"] - margin and margin <= p.y <= table["height"] - margin
+
+
+def _in_range(rng: random.Random, lo: float, hi: float) -> float:
+    """A random coordinate of [lo, hi], now and then exactly on an edge (edges are in the zone)."""
+    r = rng.random()
+    if r < 0.03:
+        return float(lo)
+    if r < 0.06:
+        return float(hi)
+    return rng.uniform(lo, hi)
+
+
+def _out_of_control(ship: Mapping[str, Any]) -> bool:
+    return any(c["type"] == "out_of_control" for c in ship["conditions"])
+
+
+def _shot(option: Mapping[str, Any]) -> dict[str, str]:
+    return {"ship": option["ship"], "weapon": option["weapon"], "target": option["target"]}
+
+
+def _within_fire_control(
+    v: Mapping[str, Any],
+    seat: str,
+    options: list[dict[str, Any]],
+    keep: float,
+    rng: random.Random,
+) -> list[dict[str, str]]:
+    """A random subset of the options: each weapon once, one target per working fire control."""
+    own = {s["id"]: s for s in v["ships"] if s["side"] == seat}
+    engaged = {sid: set(s["locks"]) for sid, s in own.items()}
+    used: set[tuple[str, str]] = set()
+    shots = []
+    for o in options:
+        if rng.random() >= keep or (o["ship"], o["weapon"]) in used:
+            continue
+        targets = engaged[o["ship"]]
+        if o["target"] not in targets and len(targets) >= own[o["ship"]]["fire_controls"]:
+            continue
+        targets.add(o["target"])
+        used.add((o["ship"], o["weapon"]))
+        shots.append(_shot(o))
+    return shots

@@ -1,0 +1,500 @@
+"""Properties of whole random games (Hypothesis over seeds, scenarios and movement systems).
+
+1. No leak (RULES §6): after every command, each of A, B and spectator gets a view and events
+   that hold no secret, checked structurally against the referee's truth and by scanning the
+   JSON for hidden coordinates.
+2. Replay determinism: folding the log rebuilds the final state exactly.
+3. Conservation: hull and armour losses never shrink; systems only get worse, except repairs.
+4. Liveness: an active game always awaits somebody, and every game ends within its turn limit.
+5. Public-fact determinism: two games that differ only in hidden facts give every seat the same
+   number and types of events, and wait for the same seats.
+
+The random player lives in ``tests/rules/randplay.py``. Two meta-tests plant a leak and a
+behavioural tell in the engine (monkeypatched) and check that properties 1 and 5 catch them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.rules import GameSetup, ShipEntry, evolve, redact, replay, view, visible
+from app.rules.designs import preset
+from app.rules.events import Event
+from app.rules.geometry import Vec
+from app.rules.state import GameState
+from tests.rules.randplay import Step, Style, play, random_game, setup_of
+
+SCENARIOS = ("duel", "skirmish", "hunt")
+MOVEMENTS = ("cinematic", "vector")
+PLAYERS = ("A", "B")
+OBSERVERS = ("A", "B", "spectator")
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+scenarios = st.sampled_from(SCENARIOS)
+movements = st.sampled_from(MOVEMENTS)
+fast = settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+
+# what a ShipView may hold for a ship the caller does not own (API.md "The view")
+PUBLIC_SHIP_KEYS = frozenset(
+    {
+        "id",
+        "name",
+        "side",
+        "design",
+        "status",
+        "activated",
+        "overwatch",
+        "revealed",
+        "last_known",
+        "hull",
+        "armour",
+        "systems",
+        "conditions",
+        "fired",
+        "position",
+        "heading",
+    }
+)
+SECRET_SHIP_KEYS = frozenset(
+    {"velocity", "orders", "orders_log", "trail", "weapons", "thrust", "locks", "max_speed"}
+)
+STATUS_ORDER = {"ok": 0, "damaged": 1, "destroyed": 2}
+
+
+def walk(step: Step) -> Iterator[tuple[Event, GameState, GameState]]:
+    """Each event of a step with the state just before and just after it."""
+    state = step.before
+    for event in step.events:
+        after = evolve(state, event)
+        yield event, state, after
+        state = after
+
+
+def owns(seat: str, side: str) -> bool:
+    return seat == side
+
+
+# -- 1. no leak ----------------------------------------------------------------------------------
+def _distinctive(value: float) -> str | None:
+    """The JSON text of a coordinate, if it is specific enough to scan for (≥ 4 decimals)."""
+    text = json.dumps(float(value))
+    if "e" in text or "." not in text:
+        return text if "e" in text else None
+    return text if len(text.split(".")[1]) >= 4 else None
+
+
+class SecretTracker:
+    """Every coordinate a ship has held in secret, and every coordinate made public.
+
+    Fed the referee's events in order: deployments and moves (from, to, path, velocity) are
+    secret to the owner; revealed positions (``ship_revealed``, a ping's own position) are public.
+    """
+
+    def __init__(self) -> None:
+        self.hidden: dict[str, set[str]] = {}
+        self.public: set[str] = set()
+
+    def _add(self, ship: str, *values: float) -> None:
+        bucket = self.hidden.setdefault(ship, set())
+        for v in values:
+            text = _distinctive(v)
+            if text is not None:
+                bucket.add(text)
+
+    def _point(self, ship: str, p: dict[str, Any]) -> None:
+        self._add(ship, p["x"], p["y"])
+
+    def feed(self, event: Event) -> None:
+        d = event.data
+        if event.type == "deployed":
+            for p in d["ships"]:
+                self._point(p["ship"], p["position"])
+                if "velocity" in p:
+                    self._point(p["ship"], p["velocity"])
+        elif event.type == "ship_moved":
+            for key in ("from", "to", "velocity"):
+                if key in d:
+                    self._point(d["ship"], d[key])
+            for p in d["path"]:
+                self._point(d["ship"], p)
+        elif event.type in ("ship_revealed", "ping"):
+            for v in (d["position"]["x"], d["position"]["y"]):
+                text = _distinctive(v)
+                if text is not None:
+                    self.public.add(text)
+
+    def secrets_for(self, seat: str, state: GameState) -> set[str]:
+        out: set[str] = set()
+        for ship in state.ships:
+            if not owns(seat, ship.side):
+                out |= self.hidden.get(ship.id, set())
+        return out - self.public
+
+
+def scan(text: str, secrets: set[str], where: str) -> None:
+    if not secrets:
+        return
+    pattern = re.compile(
+        r"(?<![\d.])(" + "|".join(re.escape(s) for s in sorted(secrets)) + r")(?![\d])"
+    )
+    found = pattern.search(text)
+    assert found is None, f"{where}: hidden coordinate {found.group(1)} appears: {text[:400]}"
+
+
+def check_view(state: GameState, seat: str) -> dict[str, Any]:
+    """Structural checks of one seat's view against the referee's state."""
+    v = view(state, seat)
+    truth = {s.id: s for s in state.ships}
+    referee = {s["id"]: s for s in view(state, "referee")["ships"]}
+    for sv in v["ships"]:
+        ship = truth[sv["id"]]
+        where = f"{seat}'s view of {ship.id} at seq {state.seq}"
+        # revealed and last_known are public facts: the same for every caller
+        assert sv["revealed"] == referee[ship.id]["revealed"] == ship.revealed, where
+        assert sv["last_known"] == referee[ship.id]["last_known"], where
+        if owns(seat, ship.side):
+            assert "velocity" in sv and "orders_log" in sv, where
+            continue
+        assert set(sv) <= PUBLIC_SHIP_KEYS, f"{where}: extra keys {set(sv) - PUBLIC_SHIP_KEYS}"
+        assert not set(sv) & SECRET_SHIP_KEYS, where
+        if ship.revealed == "live":
+            lk = ship.last_known
+            assert lk is not None, where
+            # live means not moved since it was seen: the marker is the truth
+            assert ship.position == Vec(lk.x, lk.y) and ship.heading == lk.heading, where
+            assert sv["position"] == {"x": lk.x, "y": lk.y}, where
+            assert sv["heading"] == lk.heading, where
+        else:
+            assert "position" not in sv and "heading" not in sv, where
+    phase = v["phase"]
+    legal = phase["legal"]
+    if seat not in PLAYERS:
+        assert legal == {"commands": []}, f"{seat} gets legal moves: {legal}"
+    else:
+        for option in legal.get("fire_options", []):
+            assert truth[option["ship"]].side == seat, option
+            target = truth[option["target"]]
+            assert target.side != seat and target.revealed == "live", option
+        if "order_limits" in legal:
+            assert truth[legal["order_limits"]["ship"]].side == seat
+        for ship_id in legal.get("deploy", {}):
+            assert truth[ship_id].side == seat
+        for ship_id in legal.get("activatable", []):
+            assert truth[ship_id].side == seat
+    if phase["fire"] is not None:
+        assert set(phase["fire"]["declared"]) <= set(PLAYERS), phase["fire"]
+        assert set(phase["fire"]) == {"window", "pinger", "when", "declared"}, phase["fire"]
+    return v
+
+
+def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
+    """Structural checks of one event as ``seat`` receives it."""
+    full = event.to_dict()
+    r = redact(event, seat, state)
+    where = f"{event.type} #{event.seq} as {seat} gets it"
+    assert (r["seq"], r["turn"], r["type"]) == (event.seq, event.turn, event.type), where
+    d = event.data
+    if event.type == "ship_moved" and not owns(seat, state.ship(d["ship"]).side):
+        assert r.get("redacted") is True, where
+        assert set(r["data"]) <= {"ship", "drift"}, f"{where}: {r['data']}"
+    elif event.type in ("deployed", "fire_declared") and not owns(seat, d["side"]):
+        assert r.get("redacted") is True, where
+        assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
+    elif event.type == "ping":
+        assert not r.get("redacted"), where
+        for item in r["data"]["detections"]:
+            if not owns(seat, state.ship(item["target"]).side):
+                assert "ecm_dice" not in item, f"{where}: ECM dice of {item['target']}"
+        stripped = {
+            **full["data"],
+            "detections": [
+                {k: v for k, v in item.items() if k != "ecm_dice"}
+                for item in full["data"]["detections"]
+            ],
+        }
+        assert {**r["data"], "detections": stripped["detections"]} == stripped, where
+    else:
+        # every other event is a public fact, the same for everyone
+        assert r == full, f"{where}: {r} != {full}"
+    if visible(event, seat, state) and event.type != "ping":
+        assert r == full, where
+    return r
+
+
+def check_no_leak(step: Step, tracker: SecretTracker) -> None:
+    received: dict[str, list[dict[str, Any]]] = {seat: [] for seat in OBSERVERS}
+    for event, _, after in walk(step):
+        tracker.feed(event)
+        for seat in OBSERVERS:
+            received[seat].append(check_event(event, seat, after))
+    for seat in OBSERVERS:
+        v = check_view(step.after, seat)
+        secrets = tracker.secrets_for(seat, step.after)
+        scan(json.dumps(v), secrets, f"{seat}'s view at seq {step.after.seq}")
+        scan(json.dumps(received[seat]), secrets, f"{seat}'s events up to {step.after.seq}")
+
+
+def leak_checked_game(seed: int, scenario: str, movement: str) -> GameState:
+    tracker = SecretTracker()
+    state, _ = random_game(
+        random.Random(seed),
+        scenario,
+        movement=movement,
+        on_step=lambda s: check_no_leak(s, tracker),
+    )
+    return state
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(seed=seeds, scenario=scenarios, movement=movements)
+def test_no_seat_learns_a_secret(seed: int, scenario: str, movement: str) -> None:
+    leak_checked_game(seed, scenario, movement)
+
+
+def test_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a view that shows unseen enemies' true positions must fail property 1."""
+    fog = importlib.import_module("app.rules.fog")
+
+    honest = fog.ship_view
+
+    def leaky(state: GameState, ship: Any, seat: str) -> dict[str, Any]:
+        out = honest(state, ship, seat)
+        if ship.revealed == "unseen" and ship.position is not None and seat != "referee":
+            out["position"] = ship.position.to_dict()
+        return out
+
+    monkeypatch.setattr(fog, "ship_view", leaky)
+    with pytest.raises(AssertionError):
+        leak_checked_game(1, "duel", "cinematic")
+
+
+def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: the JSON scan alone finds a secret slipped into an otherwise public event."""
+    decide_module = importlib.import_module("app.rules.decide")
+
+    emit = decide_module._Builder.emit
+
+    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+        if kind == "activation_ended":
+            ship = self.state.ship(data["ship"])
+            if ship.position is not None:
+                data = {**data, "note": [ship.position.x, ship.position.y]}
+        return emit(self, kind, data, turn)
+
+    monkeypatch.setattr(decide_module._Builder, "emit", chatty)
+    with pytest.raises(AssertionError, match="hidden coordinate"):
+        leak_checked_game(3, "duel", "cinematic")
+
+
+# -- 2. replay determinism -----------------------------------------------------------------------
+@fast
+@given(seed=seeds, scenario=scenarios, movement=movements)
+def test_replay_rebuilds_the_final_state(seed: int, scenario: str, movement: str) -> None:
+    final, events = random_game(random.Random(seed), scenario, movement=movement)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert replay(events) == final
+    # and through the JSON form the store keeps
+    stored = [Event.from_dict(json.loads(json.dumps(e.to_dict()))) for e in events]
+    assert replay(stored) == final
+
+
+# -- 3. conservation -----------------------------------------------------------------------------
+def repaired_by(event: Event, ship_id: str, system_id: str) -> bool:
+    d = event.data
+    if event.type == "damage_control" and d["ship"] == ship_id:
+        return any(a["system"] == system_id and a["repaired"] for a in d["attempts"])
+    if event.type == "turn_ended":
+        return system_id == "bridge" and ship_id in d["regained_control"]
+    return False
+
+
+STATUS_NEXT = {
+    "active": {"active", "destroyed", "out_of_play", "left"},
+    "out_of_play": {"out_of_play", "destroyed"},
+    "destroyed": {"destroyed"},
+    "left": {"left"},
+}
+
+
+def check_conservation(event: Event, before: GameState, after: GameState) -> None:
+    for old, new in zip(before.ships, after.ships, strict=True):
+        where = f"{new.id} at {event.type} #{event.seq}"
+        assert new.hull_lost >= old.hull_lost, f"{where}: hull_lost went down"
+        assert new.armour_lost >= old.armour_lost, f"{where}: armour_lost went down"
+        assert new.status in STATUS_NEXT[old.status], f"{where}: {old.status} -> {new.status}"
+        for s_old, s_new in zip(old.systems, new.systems, strict=True):
+            a, b = STATUS_ORDER[s_old.status], STATUS_ORDER[s_new.status]
+            if b < a:
+                assert (s_old.status, s_new.status) == ("damaged", "ok") and repaired_by(
+                    event, new.id, s_new.id
+                ), f"{where}: {s_new.id} went {s_old.status} -> {s_new.status}"
+        if event.type == "damage_control" and event.data["ship"] == new.id:
+            for attempt in event.data["attempts"]:
+                was = old.system(attempt["system"]).status
+                assert was == "damaged", f"{where}: repairing {attempt['system']} ({was})"
+                now = new.system(attempt["system"]).status
+                assert now == ("ok" if attempt["repaired"] else "damaged"), where
+    design_of = {s.id: after.design_of(s) for s in after.ships}
+    for ship in after.ships:
+        design = design_of[ship.id]
+        assert 0 <= ship.hull_lost <= design.hull and 0 <= ship.armour_lost <= design.armour
+
+
+@fast
+@given(seed=seeds, scenario=scenarios, movement=movements)
+def test_damage_only_accumulates_and_repairs_are_explained(
+    seed: int, scenario: str, movement: str
+) -> None:
+    def check(step: Step) -> None:
+        for event, before, after in walk(step):
+            check_conservation(event, before, after)
+
+    random_game(random.Random(seed), scenario, movement=movement, on_step=check)
+
+
+# -- 4. liveness ---------------------------------------------------------------------------------
+@fast
+@given(seed=seeds, scenario=scenarios, movement=movements)
+def test_an_active_game_always_awaits_somebody_and_ends(
+    seed: int, scenario: str, movement: str
+) -> None:
+    setup = setup_of(scenario, movement)
+
+    def check(step: Step) -> None:
+        if step.after.status != "active":
+            return
+        waits = [view(step.after, seat)["phase"]["awaiting"] for seat in (*OBSERVERS, "referee")]
+        assert waits[0], f"active at seq {step.after.seq} but awaiting nobody"
+        assert all(w == waits[0] for w in waits), waits
+        assert set(waits[0]) <= set(PLAYERS)
+        assert step.after.turn <= setup.turn_limit
+
+    final, events = random_game(random.Random(seed), setup, max_commands=3000, on_step=check)
+    assert final.status == "finished"
+    assert 1 <= final.turn <= setup.turn_limit or final.finish_reason == "resigned"
+    assert events[-1].type == "game_finished"
+    assert [e.type for e in events].count("game_finished") == 1
+    if final.finish_reason == "turn_limit":
+        assert final.turn == setup.turn_limit
+
+
+# -- 5. public-fact determinism ------------------------------------------------------------------
+def quiet_setup(n_a: int, n_b: int, movement: str) -> GameSetup:
+    """Scouts only: enhanced sensors and no ECM, so every ping reveals every enemy in play; no
+    ping range. With every fire declaration empty, nothing hidden can change a public outcome."""
+    scout = preset("scout")
+    assert not any(s.type in ("ecm", "area_ecm") for s in scout.all_systems())
+    return GameSetup(
+        ships={
+            "A": [ShipEntry(f"A{i}", scout) for i in range(n_a)],
+            "B": [ShipEntry(f"B{i}", scout) for i in range(n_b)],
+        },
+        movement=movement,
+        turn_limit=6,
+    )
+
+
+def public_trace(
+    public_seed: int, hidden_seed: int, setup: GameSetup, still: bool
+) -> dict[str, Any]:
+    """What each seat can observe of a game: per seat, each event's (type, redacted, data keys);
+    the awaited seats after each command; the commands' seats and types."""
+    style = Style(fire=False, public_only=True, max_speed=4, still=still, resign_rate=0.0)
+    trace: dict[str, Any] = {seat: [] for seat in OBSERVERS}
+    trace["awaiting"] = []
+    trace["commands"] = []
+    moved = []
+    for step in play(
+        random.Random(public_seed),
+        setup,
+        hidden_rng=random.Random(hidden_seed),
+        style=style,
+        game_id="pair",
+    ):
+        trace["commands"].append((step.seat, step.command["type"]))
+        trace["awaiting"].append(view(step.after, "spectator")["phase"]["awaiting"])
+        for event, _, after in walk(step):
+            if event.type == "ship_moved":
+                moved.append(event.data["from"] != event.data["to"])
+            for seat in OBSERVERS:
+                r = redact(event, seat, after)
+                trace[seat].append((r["type"], bool(r.get("redacted")), tuple(sorted(r["data"]))))
+    trace["_moved"] = moved
+    return trace
+
+
+def assert_same_public_trace(a: dict[str, Any], b: dict[str, Any]) -> None:
+    for key in ("commands", "awaiting", *OBSERVERS):
+        assert a[key] == b[key], f"{key} differs between games that differ only in hidden facts"
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(
+    public_seed=seeds,
+    hidden_seeds=st.tuples(seeds, seeds),
+    n_a=st.integers(1, 3),
+    n_b=st.integers(1, 3),
+    movement=movements,
+)
+def test_hidden_facts_do_not_change_what_seats_receive(
+    public_seed: int, hidden_seeds: tuple[int, int], n_a: int, n_b: int, movement: str
+) -> None:
+    setup = quiet_setup(n_a, n_b, movement)
+    roaming = public_trace(public_seed, hidden_seeds[0], setup, still=False)
+    other = public_trace(public_seed, hidden_seeds[1], setup, still=False)
+    parked = public_trace(public_seed, hidden_seeds[0], setup, still=True)
+    # the pair is meaningful: hidden facts really differ (ships that stay put vs ships that move)
+    assert parked["_moved"] and not any(parked["_moved"])
+    assert any(roaming["_moved"])
+    assert_same_public_trace(roaming, other)
+    assert_same_public_trace(roaming, parked)
+
+
+def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: an engine that says something extra when a ship stays put must fail property 5."""
+    decide_module = importlib.import_module("app.rules.decide")
+
+    emit = decide_module._Builder.emit
+
+    def tell(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+        event = emit(self, kind, data, turn)
+        if kind == "ship_moved" and data["from"] == data["to"]:
+            emit(self, "ship_stationary", {"ship": data["ship"]})
+        return event
+
+    monkeypatch.setattr(decide_module._Builder, "emit", tell)
+    setup = quiet_setup(1, 1, "cinematic")
+    roaming = public_trace(7, 8, setup, still=False)
+    parked = public_trace(7, 8, setup, still=True)
+    assert any(roaming["_moved"])
+    with pytest.raises(AssertionError, match="differs"):
+        assert_same_public_trace(roaming, parked)
+
+
+def test_quiet_setup_fights_nobody() -> None:
+    """The pair's setting: no shots are ever declared, so no damage can differ."""
+    setup = quiet_setup(2, 2, "vector")
+    final, events = random_game(
+        random.Random(5),
+        setup,
+        style=Style(fire=False, public_only=True, max_speed=4, resign_rate=0.0),
+    )
+    assert final.status == "finished"
+    assert all(not e.data["shots"] for e in events if e.type == "fire_resolved")
+    assert not any(e.type in ("damage", "ship_left") for e in events)
+    assert any(e.type == "ping" for e in events)
