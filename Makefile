@@ -3,13 +3,17 @@ PYTHON ?= python3.11
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: test test-rules lint bench-rules clean
+.PHONY: run test test-rules lint bench-rules clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
+
+## the app on http://127.0.0.1:8000 (SQLite file under ./pingduel-data unless PINGDUEL_DATABASE_URL)
+run: $(BIN)/.installed
+	$(BIN)/pingduel serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
 ## the whole test suite
 test: $(BIN)/.installed

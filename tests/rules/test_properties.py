@@ -135,11 +135,18 @@ class SecretTracker:
                     self.public.add(text)
 
     def secrets_for(self, seat: str, state: GameState) -> set[str]:
+        """Hidden coordinates of ships the seat does not own, less any value the seat knows
+        anyway: public ones and its own ships' (a vector velocity along a clock point, say
+        5 × cos 30° = 4.330127018922193, is common to many ships)."""
         out: set[str] = set()
+        known = set(self.public)
         for ship in state.ships:
-            if not owns(seat, ship.side):
-                out |= self.hidden.get(ship.id, set())
-        return out - self.public
+            bucket = self.hidden.get(ship.id, set())
+            if owns(seat, ship.side):
+                known |= bucket
+            else:
+                out |= bucket
+        return out - known
 
 
 def scan(text: str, secrets: set[str], where: str) -> None:
@@ -149,7 +156,9 @@ def scan(text: str, secrets: set[str], where: str) -> None:
         r"(?<![\d.])(" + "|".join(re.escape(s) for s in sorted(secrets)) + r")(?![\d])"
     )
     found = pattern.search(text)
-    assert found is None, f"{where}: hidden coordinate {found.group(1)} appears: {text[:400]}"
+    if found is not None:
+        context = text[max(0, found.start() - 300) : found.end() + 100]
+        raise AssertionError(f"{where}: hidden coordinate {found.group(1)} appears: …{context}")
 
 
 def check_view(state: GameState, seat: str) -> dict[str, Any]:

@@ -252,7 +252,11 @@ def test_ping_range_is_applied_after_the_rolls() -> None:
 
 # -- the ping command ------------------------------------------------------------------------
 def test_a_ping_reveals_the_pinger_and_the_detected() -> None:
-    state = setup_game(["scout"], [PLAIN, JAMMER], {"a1": (30.0, 4.0, 1, 0), "b1": (5.0, 40.0, 3, 0), "b2": (60.0, 44.0, 9, 0)})
+    state = setup_game(
+        ["scout", "scout"],
+        [PLAIN, JAMMER],
+        {"a1": (30.0, 4.0, 1, 0), "b1": (5.0, 40.0, 3, 0), "b2": (60.0, 44.0, 9, 0)},
+    )
     state, events = play(state, "A", move("a1", 2, 0))
     state, events = play(state, "A", ping("a1"), [1, 2, 6, 6, 3, 3, 3, 1])
     assert types(events) == ["ping", "ship_revealed", "ship_revealed", "fire_window"]

@@ -1,0 +1,231 @@
+"""Shared fixtures: a fresh database per test (SQLite file or PostgreSQL), the app over HTTP.
+
+The backend is chosen by ``PINGDUEL_TEST_DATABASE_URL``: unset → a SQLite file in ``tmp_path``;
+set to a PostgreSQL URL (``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``) → a fresh
+database created on that server for each test and dropped after it. Tests that need PostgreSQL
+whatever the backend (LISTEN/NOTIFY across workers) use ``pg_url``, which falls back to the
+local server; in CI an unreachable PostgreSQL is a failure, never a skip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings
+from app.main import create_app
+from app.store.migrate import upgrade
+
+ROOT = Path(__file__).resolve().parents[1]
+PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+ADMIN = "test-admin-token-" + "x" * 32
+
+
+def _psycopg_dsn(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def _server_url(url: str, database: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{database}"
+
+
+def pg_available(url: str) -> bool:
+    import psycopg
+
+    try:
+        with psycopg.connect(_psycopg_dsn(url), connect_timeout=3):
+            return True
+    except Exception:
+        return False
+
+
+def create_pg_database(url: str) -> str:
+    import psycopg
+
+    name = f"pingduel_t_{secrets.token_hex(6)}"
+    with psycopg.connect(_psycopg_dsn(url), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return _server_url(url, name)
+
+
+def drop_pg_database(url: str, db_url: str) -> None:
+    import psycopg
+
+    name = db_url.rpartition("/")[2]
+    with psycopg.connect(_psycopg_dsn(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _pg_server_or_fail() -> str:
+    url = os.environ.get("PINGDUEL_TEST_DATABASE_URL") or PG_DEFAULT
+    if not pg_available(url):
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {url} (CI needs it)")
+        pytest.skip("no PostgreSQL server here (CI runs these)")
+    return url
+
+
+@pytest.fixture
+def backend() -> str:
+    url = os.environ.get("PINGDUEL_TEST_DATABASE_URL")
+    return "postgresql" if url else "sqlite"
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
+    """A fresh, migrated database of the selected backend."""
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        upgrade(url)
+        yield url
+        return
+    server = _pg_server_or_fail()
+    url = create_pg_database(server)
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        drop_pg_database(server, url)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database, whatever the selected backend."""
+    server = _pg_server_or_fail()
+    url = create_pg_database(server)
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        drop_pg_database(server, url)
+
+
+def make_settings(url: str, tmp_path: Path, **extra: object) -> Settings:
+    return Settings(
+        database_url=url,
+        data_dir=tmp_path / "data",
+        admin_token=ADMIN,
+        stream_recheck=0.5,
+        stream_keepalive=1.0,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+async def client(db_url: str, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """The app over real HTTP semantics (httpx → ASGI), lifespan included."""
+    app = create_app(make_settings(db_url, tmp_path, allow_client_seed=True))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``pingduel serve`` in a subprocess on a free port (streams need a real server)."""
+
+    def __init__(self, db_url: str, data_dir: Path, workers: int = 1, **env: str) -> None:
+        self.db_url = db_url
+        self.data_dir = data_dir
+        self.workers = workers
+        self.extra_env = env
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> LiveServer:
+        env = {
+            **os.environ,
+            "PINGDUEL_DATABASE_URL": self.db_url,
+            "PINGDUEL_DATA_DIR": str(self.data_dir),
+            "PINGDUEL_ADMIN_TOKEN": ADMIN,
+            "PINGDUEL_ALLOW_CLIENT_SEED": "1",
+            "PINGDUEL_STREAM_RECHECK": "0.5",
+            "PINGDUEL_STREAM_KEEPALIVE": "1",
+            **self.extra_env,
+        }
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "app.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # its own process group: workers die with it
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"server exited: {err[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not become ready")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush — a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+
+@pytest.fixture
+def live_server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(db_url, tmp_path / "data").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def settle(predicate: object, timeout: float = 10.0) -> None:
+    """Poll an async predicate until it is true (for things that happen asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await predicate():  # type: ignore[operator]
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("condition not met in time")
