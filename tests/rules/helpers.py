@@ -213,6 +213,29 @@ def all_of(events: Iterable[Event], kind: str) -> list[Event]:
     return [e for e in events if e.type == kind]
 
 
+def quiet_turn(
+    state: GameState, dice: Iterable[int] = ()
+) -> tuple[GameState, list[Event]]:
+    """Every ship yet to activate this turn moves straight on and goes on overwatch (an
+    out-of-control one just drifts), side by side as the game asks. The last command gets
+    ``dice`` (for the end of the turn and the start of the next); its events are returned."""
+    turn = state.turn
+    events: list[Event] = []
+    while state.status == "active" and state.turn == turn:
+        assert state.phase.step == "activate", state.phase
+        side = state.phase.side
+        assert side is not None
+        ship = next(s for s in state.ships_of(side) if s.in_play and not s.activated)
+        last = sum(1 for s in state.ships if s.in_play and not s.activated) == 1
+        rolls = list(dice) if last else []
+        if ship.out_of_control:
+            state, events = play(state, side, activate(ship.id), rolls)
+        else:
+            state, _ = play(state, side, move(ship.id))
+            state, events = play(state, side, end(ship.id), rolls)
+    return state, events
+
+
 # -- commands -------------------------------------------------------------------------------
 def activate(ship: str) -> dict[str, Any]:
     return {"type": "activate", "ship": ship}
