@@ -33,6 +33,8 @@ from app.rules.weapons import bands
 # events whose full form belongs to one side (and the referee); the others get a public stub
 _OWNED_BY_SIDE = {"deployed", "fire_declared"}
 _OWNED_BY_SHIP = {"ship_moved"}
+# a ping detection's ECM dice: how many counted would tell the pinger about a hidden friend
+_TARGET_ONLY = {"ecm_dice", "ecm_drawn"}
 
 
 def _check_seat(seat: str) -> None:
@@ -85,7 +87,7 @@ def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
             if state.ship(item["target"]).side == seat:
                 detections.append(dict(item))
             else:
-                detections.append({k: v for k, v in item.items() if k != "ecm_dice"})
+                detections.append({k: v for k, v in item.items() if k not in _TARGET_ONLY})
         return {**out, "data": {**d, "detections": detections}}
     return out
 
@@ -166,9 +168,10 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
         ship = state.active_ship
         if phase.step == ACTIVATE:
             commands += ["activate", "ping", "move"]
-            out["activatable"] = [
-                s.id for s in state.ships_of(seat) if s.in_play and not s.activated
-            ]
+            ready = [s for s in state.ships_of(seat) if s.in_play and not s.activated]
+            out["activatable"] = [s.id for s in ready]
+            # what each could be ordered once named (move and ping name the ship themselves)
+            out["ship_limits"] = {s.id: order_limits(state, s) for s in ready}
         elif phase.step == START:
             commands += ["ping", "move"]
         elif phase.step == AFTER_PING:

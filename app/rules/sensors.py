@@ -43,7 +43,13 @@ def detect(state: GameState, pinger: ShipState, roller: Roller) -> dict[str, Any
         ecm = list(drawn[: ecm_dice_count(state, target)])
         # a tie hides; no ECM means always revealed
         revealed = max(ping_dice) > max(ecm, default=0)
-        item: dict[str, Any] = {"target": target.id, "ping_dice": ping_dice, "ecm_dice": ecm}
+        # "ecm_drawn" keeps both drawn dice so that a finished record verifies every roll
+        item: dict[str, Any] = {
+            "target": target.id,
+            "ping_dice": ping_dice,
+            "ecm_dice": ecm,
+            "ecm_drawn": list(drawn),
+        }
         if state.ping_range is not None:
             assert target.position is not None
             in_range = distance(pinger.position, target.position) <= state.ping_range + 1e-9
