@@ -37,3 +37,12 @@ def bearer(
 ServiceDep = Annotated[GameService, Depends(get_service)]
 DbDep = Annotated[Database, Depends(get_db)]
 TokenDep = Annotated[str | None, Depends(bearer)]
+
+
+def seat_cookie(game_id: str) -> str:
+    """One cookie per game, so one browser can hold seats in several games."""
+    return f"pd_seat_{game_id}"
+
+
+def cookie_token(request: Request, game_id: str) -> str | None:
+    return request.cookies.get(seat_cookie(game_id)) or None

@@ -9,6 +9,8 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import problems
@@ -19,7 +21,9 @@ from app.live.hub import Hub, PgListener
 from app.play.errors import problem_body
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
-from app.store.migrate import current_revision, head_revision
+from app.store.migrate import ROOT, current_revision, head_revision
+from app.web import routes as web
+from app.web.security import CsrfFailed
 
 log = logging.getLogger(__name__)
 API = "/api/v1"
@@ -50,7 +54,7 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     refused = True
-                    raise _TooLarge
+                    raise _TooLarge(self.limit)
             return message
 
         try:
@@ -66,8 +70,12 @@ class BodyLimit:
         await response({"type": "http"}, _no_receive, send)
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    """An HTTPException, so that FastAPI's body reading passes it on (it turns any other error
+    while reading a streamed body into a 400)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"send at most {limit} bytes")
 
 
 async def _no_receive() -> Message:
@@ -109,8 +117,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     problems.install(app)
+    app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
     for router in (games.router, invites.router, designs.router, stream.router):
         app.include_router(router, prefix=API)
+    app.include_router(stream.pages)
+    app.include_router(web.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 
     @app.get("/healthz", tags=["health"], summary="The process is up")
     async def healthz() -> dict[str, Any]:
@@ -120,7 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/readyz",
         tags=["health"],
         summary="The database is reachable and migrated to head",
-        responses={503: {"description": "Not ready"}},
+        responses=problems.documented(503),
     )
     async def readyz() -> Any:
         db: Database = app.state.db

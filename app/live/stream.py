@@ -15,12 +15,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
-from app.deps import ServiceDep, TokenDep
+from app.deps import ServiceDep, TokenDep, cookie_token
 from app.live.hub import Hub
 from app.play.errors import Problem
 from app.problems import documented
 
 router = APIRouter(tags=["games"])
+pages = APIRouter(include_in_schema=False)  # the game page's hint stream (cookie seat)
 
 
 def _start(last_event_id: str | None, after: int | None) -> int:
@@ -35,7 +36,24 @@ def _start(last_event_id: str | None, after: int | None) -> int:
     responses={
         200: {
             "description": "text/event-stream: id = seq, event = type, data = the Event JSON",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            # one schema per event (how OpenAPI describes an event stream's items)
+            "content": {
+                "text/event-stream": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["id", "event", "data"],
+                        "properties": {
+                            "id": {"type": "string", "description": "the event's seq"},
+                            "event": {"type": "string", "description": "the event's type"},
+                            "data": {
+                                "type": "string",
+                                "contentMediaType": "application/json",
+                                "contentSchema": {"$ref": "#/components/schemas/EventOut"},
+                            },
+                        },
+                    }
+                }
+            },
         },
         **documented(401, 403, 404, 422),
     },
@@ -74,3 +92,34 @@ async def stream(
             hub.unsubscribe(sub)
 
     return EventSourceResponse(events(), ping=settings.stream_keepalive)
+
+
+@pages.get("/games/{game_id}/live")
+async def page_stream(game_id: str, request: Request, service: ServiceDep) -> EventSourceResponse:
+    """For the game page: only "the game is at seq S" (``event: seq``), never a payload; each
+    page then re-fetches its own fragments. The seat comes from the page's cookie."""
+    token = cookie_token(request, game_id)
+    caller = await service.read_caller(game_id, token)
+    hub: Hub = request.app.state.hub
+    settings = request.app.state.settings
+    sub = hub.subscribe(game_id)
+
+    async def hints() -> AsyncIterator[dict[str, Any]]:
+        last = -1
+        try:
+            while True:
+                try:
+                    seq = await service.seq_for(game_id, token, caller.seat)
+                except Problem:
+                    yield {"event": "revoked", "data": "this seat's token was replaced"}
+                    return
+                if seq != last:
+                    last = seq
+                    yield {"event": "seq", "data": str(seq), "id": str(seq)}
+                if sub.overflowed:
+                    return
+                await sub.wait(settings.stream_recheck)
+        finally:
+            hub.unsubscribe(sub)
+
+    return EventSourceResponse(hints(), ping=settings.stream_keepalive)

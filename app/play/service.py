@@ -287,6 +287,49 @@ class GameService:
             hint = (game.id, game.seq)
         return {"game_id": game.id, "side": invite.side, "token": token}, hint
 
+    async def peek_invite(self, code: str) -> dict[str, Any]:
+        """What an invite offers, without claiming it (a link preview must not use it up)."""
+        async with self.db.session() as session, session.begin():
+            invite = await session.get(Invite, tokens.digest(code))
+            if invite is None:
+                raise E.UnknownInvite("this invite code is not known")
+            if invite.claimed_at is not None or invite.revoked_at is not None:
+                raise E.Gone("this invite has already been used or was replaced")
+            game = await self._game(session, invite.game_id)
+            state = state_from_dict(game.snapshot)
+            return {
+                "game_id": game.id,
+                "side": invite.side,
+                "side_name": state.side_names.get(invite.side),
+                "status": game.status,
+                "movement": state.movement,
+                "ships": [
+                    {"name": s.name, "side": s.side, "class": state.design_of(s).hull_class}
+                    for s in state.ships
+                ],
+            }
+
+    async def seat_of_token(self, token: str) -> tuple[str, str]:
+        """(game_id, seat) a seat token names; for re-entering a seat on another device."""
+        async with self.db.session() as session, session.begin():
+            seat = await session.scalar(
+                select(Seat).where(
+                    Seat.token_hash == tokens.digest(token), Seat.revoked_at.is_(None)
+                )
+            )
+            if seat is None:
+                raise E.Unauthorized("this seat link is not valid (revoked or mistyped)")
+            return seat.game_id, seat.side
+
+    async def seq_for(self, game_id: str, token: str | None, seat: str) -> int:
+        """The game's last seq, re-checking that the token still names ``seat``."""
+        async with self.db.session() as session, session.begin():
+            game = await self._game(session, game_id)
+            caller = await self.caller(session, game, token)
+            if caller.seat != seat:
+                raise E.Unauthorized("this token no longer names the seat of this page")
+            return game.seq
+
     async def reissue(self, game_id: str, side: str, token: str | None) -> dict[str, Any]:
         if side not in PLAYER_SEATS:
             raise E.NotFound(f"no invitable seat {side!r}: only A and B have invites")
@@ -415,6 +458,7 @@ class GameService:
         seen["status"] = game.status
         seen["paused"] = game.paused
         seen["spectators"] = game.spectators
+        seen["creator"] = game.creator
         seen["seed_commitment"] = game.seed_commitment
         seen["seed"] = game.seed if game.status == "finished" else None
         if game.status == "waiting" or game.paused:

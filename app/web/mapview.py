@@ -1,0 +1,249 @@
+"""The tactical map as drawing instructions, built only from what the seat's view holds.
+
+SVG y runs down, the table's y runs north: ``sy = height - y``. A heading of h clock points is a
+clockwise rotation of h × 30° on screen. Nothing here can draw a fact the view does not carry:
+enemy positions come only from live ships and stale markers of the view.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+ARC_SPANS = {
+    "F": (330, 30),
+    "FS": (30, 90),
+    "AS": (90, 150),
+    "A": (150, 210),
+    "AP": (210, 270),
+    "FP": (270, 330),
+    "SF": (0, 60),
+    "S": (60, 120),
+    "SA": (120, 180),
+    "PA": (180, 240),
+    "P": (240, 300),
+    "PF": (300, 360),
+}
+
+
+@dataclass
+class Marker:
+    id: str
+    name: str
+    side: str
+    kind: str  # own | live | stale | truth (referee's view of a hidden ship)
+    x: float  # svg coordinates
+    y: float
+    heading: int
+    label: str
+    status: str
+    arcs: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class MapModel:
+    width: float
+    height: float
+    grid: list[float]
+    grid_y: list[float]
+    zone: dict[str, float] | None
+    markers: list[Marker]
+    unseen: list[dict[str, str]]
+    trails: list[dict[str, Any]]
+    pings: list[dict[str, float]]
+    shots: list[dict[str, Any]]
+    gone: list[dict[str, str]]
+
+
+def _svg(height: float, x: float, y: float) -> tuple[float, float]:
+    return round(x, 3), round(height - y, 3)
+
+
+def wedge(cx: float, cy: float, heading: int, arc: str, radius: float) -> str:
+    """An SVG path for one fire arc of a weapon, centred on the ship (svg coordinates)."""
+    start, end = ARC_SPANS[arc]
+    a0 = math.radians(heading * 30 + start)
+    a1 = math.radians(heading * 30 + end)
+    x0, y0 = cx + radius * math.sin(a0), cy - radius * math.cos(a0)
+    x1, y1 = cx + radius * math.sin(a1), cy - radius * math.cos(a1)
+    return (
+        f"M{cx:.2f},{cy:.2f} L{x0:.2f},{y0:.2f} "
+        f"A{radius:.2f},{radius:.2f} 0 0 1 {x1:.2f},{y1:.2f} Z"
+    )
+
+
+def _arcs(ship: Mapping[str, Any], cx: float, cy: float) -> list[dict[str, Any]]:
+    out = []
+    for w in ship.get("weapons", []):
+        reach = max((b["to"] for b in w["bands"]), default=0.0)
+        for arc in w["arcs"]:
+            out.append(
+                {
+                    "weapon": w["id"],
+                    "arc": arc,
+                    "path": wedge(cx, cy, ship["heading"], arc, reach),
+                    "working": w["status"] == "ok" and not w["fired"],
+                }
+            )
+    return out
+
+
+def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapModel:
+    table = view["table"]
+    w, h = float(table["width"]), float(table["height"])
+    seat = view["you"]
+    markers: list[Marker] = []
+    unseen: list[dict[str, str]] = []
+    gone: list[dict[str, str]] = []
+    trails: list[dict[str, Any]] = []
+    for ship in view["ships"]:
+        own = ship["side"] == seat or seat == "referee"
+        status = ship["status"]
+        if status in ("destroyed", "left"):
+            gone.append({"name": ship["name"], "side": ship["side"], "status": status})
+        if own and ship.get("position"):
+            sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
+            kind = "own" if ship["side"] == seat else "truth"
+            if seat == "referee" and ship["revealed"] == "live":
+                kind = "live"
+            markers.append(
+                Marker(
+                    ship["id"],
+                    ship["name"],
+                    ship["side"],
+                    kind,
+                    sx,
+                    sy,
+                    ship["heading"],
+                    ship["name"],
+                    status,
+                    _arcs(ship, sx, sy),
+                )
+            )
+            points = [_svg(h, p["x"], p["y"]) for p in ship.get("trail", [])]
+            if len(points) > 1:
+                trails.append(
+                    {
+                        "ship": ship["id"],
+                        "side": ship["side"],
+                        "points": " ".join(f"{x},{y}" for x, y in points),
+                    }
+                )
+            if seat == "referee" and ship["revealed"] == "stale" and ship.get("last_known"):
+                lk = ship["last_known"]
+                gx, gy = _svg(h, lk["x"], lk["y"])
+                markers.append(
+                    Marker(
+                        ship["id"] + "-ghost",
+                        ship["name"],
+                        ship["side"],
+                        "stale",
+                        gx,
+                        gy,
+                        lk["heading"],
+                        f"{ship['name']} (T{lk['turn']})",
+                        status,
+                    )
+                )
+            continue
+        if own:
+            continue  # not deployed yet
+        if ship["revealed"] == "live" and ship.get("position"):
+            sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
+            markers.append(
+                Marker(
+                    ship["id"],
+                    ship["name"],
+                    ship["side"],
+                    "live",
+                    sx,
+                    sy,
+                    ship["heading"],
+                    ship["name"],
+                    status,
+                )
+            )
+        elif ship["revealed"] == "stale" and ship.get("last_known"):
+            lk = ship["last_known"]
+            sx, sy = _svg(h, lk["x"], lk["y"])
+            markers.append(
+                Marker(
+                    ship["id"],
+                    ship["name"],
+                    ship["side"],
+                    "stale",
+                    sx,
+                    sy,
+                    lk["heading"],
+                    f"{ship['name']} (T{lk['turn']})",
+                    status,
+                )
+            )
+        elif status not in ("destroyed", "left"):
+            unseen.append({"name": ship["name"], "side": ship["side"]})
+    zone = None
+    if view["phase"]["step"] == "deploy" and seat in view["deployment_zones"]:
+        z = view["deployment_zones"][seat]
+        x0, x1 = sorted((z["x0"], z["x1"]))
+        y0, y1 = sorted((z["y0"], z["y1"]))
+        zone = {"x": x0, "y": h - y1, "w": x1 - x0, "h": y1 - y0}
+    return MapModel(
+        width=w,
+        height=h,
+        grid=[float(x) for x in range(12, int(w), 12)],
+        grid_y=[float(y) for y in range(12, int(h), 12)],
+        zone=zone,
+        markers=markers,
+        unseen=unseen,
+        trails=trails,
+        pings=_pings(view, events, h),
+        shots=_shots(events, h),
+        gone=gone,
+    )
+
+
+def _pings(
+    view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], h: float
+) -> list[dict[str, float]]:
+    """Pings of the current turn, as rings at the pinger's revealed position."""
+    out = []
+    for e in events:
+        if e["type"] == "ping" and e["turn"] == view["turn"] and not e.get("voided"):
+            x, y = _svg(h, e["data"]["position"]["x"], e["data"]["position"]["y"])
+            out.append({"x": x, "y": y})
+    return out
+
+
+def _shots(events: Sequence[Mapping[str, Any]], h: float) -> list[dict[str, Any]]:
+    """The last volley's shots, from the firers' revealed positions to the targets'."""
+    last = None
+    for i, e in enumerate(events):
+        if e["type"] == "fire_resolved" and not e.get("voided"):
+            last = i
+    if last is None:
+        return []
+    positions: dict[str, tuple[float, float]] = {}
+    for e in events[: last + 1]:
+        if e["type"] == "ship_revealed" and not e.get("voided"):
+            positions[e["data"]["ship"]] = _svg(
+                h, e["data"]["position"]["x"], e["data"]["position"]["y"]
+            )
+    out = []
+    for shot in events[last]["data"]["shots"]:
+        if shot.get("cancelled"):
+            continue
+        a, b = positions.get(shot["ship"]), positions.get(shot["target"])
+        if a and b:
+            out.append(
+                {
+                    "x1": a[0],
+                    "y1": a[1],
+                    "x2": b[0],
+                    "y2": b[1],
+                    "hit": shot["hits"] + shot["reroll_hits"] > 0,
+                    "label": f"{shot['weapon']} {shot['hits'] + shot['reroll_hits']} hits",
+                }
+            )
+    return out

@@ -1,0 +1,420 @@
+"""Pages: lobby, invite, join, seat re-entry, the game page and its htmx fragments, actions.
+
+Everything works without JavaScript (forms post and redirect); with it, htmx swaps fragments
+when the live stream says the game moved on, and the map previews orders before they are sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from jinja2_fragments.fastapi import Jinja2Blocks
+from markupsafe import Markup
+from starlette.datastructures import FormData
+
+from app.deps import ServiceDep, cookie_token
+from app.play import errors as E
+from app.play.designs import presets
+from app.play.service import GameService, NewGame, NewShip, NewSide
+from app.rules.errors import RulesError
+from app.rules.scenarios import PRESET_SCENARIOS
+from app.web import mapview
+from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
+from app.web.words import CLOCK, Teller
+
+ROOT = Path(__file__).resolve().parents[2]
+templates = Jinja2Blocks(directory=str(ROOT / "templates"))
+router = APIRouter(include_in_schema=False)
+
+FRAGMENTS = ("status", "map", "controls", "sheets", "log")
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+def _page(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status: int = 200,
+    block: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    context = {"request": request, "csrf": csrf_token(request), "clock": CLOCK, **context}
+    response: Response
+    if block is None:
+        response = templates.TemplateResponse(request, name, context, status_code=status)
+    else:
+        response = templates.TemplateResponse(
+            request, name, context, status_code=status, block_name=block
+        )
+    response.headers.update({**NO_STORE, **(headers or {})})
+    issue_cookies(request, response)
+    return response
+
+
+def _problem_text(error: Exception) -> str:
+    if isinstance(error, RulesError | E.Problem):
+        return error.detail
+    return "something went wrong"
+
+
+async def csrf_failed_page(request: Request, error: Exception) -> Response:
+    """A refused form gets a page that says what to do, not a JSON body."""
+    assert isinstance(error, CsrfFailed)
+    return _page(request, "message.html", {"title": error.title, "text": error.detail}, 403)
+
+
+# -- lobby -----------------------------------------------------------------------------------------
+@router.get("/", response_model=None)
+async def lobby(request: Request) -> Response:
+    return _page(request, "lobby.html", _lobby_context())
+
+
+def _lobby_context(
+    error: str | None = None, form: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "scenarios": list(PRESET_SCENARIOS.values()),
+        "designs": presets()["designs"],
+        "error": error,
+        "form": form or {},
+    }
+
+
+def _new_game_from_form(form: FormData) -> NewGame:
+    def text(name: str, default: str = "") -> str:
+        value = form.get(name, default)
+        return value.strip() if isinstance(value, str) else default
+
+    mode = text("mode", "scenario")
+    movement = text("movement", "cinematic")
+    creator = text("seat", "A")
+    if movement not in ("cinematic", "vector"):
+        raise E.Invalid("choose cinematic or vector movement")
+    if creator not in ("A", "B", "referee"):
+        raise E.Invalid("choose your seat: side A, side B or referee")
+    common = {
+        "movement": movement,
+        "creator": creator,
+        "creator_name": text("name")[:80] or None,
+        "spectators": form.get("spectators") == "on",
+    }
+    if mode == "scenario":
+        return NewGame(scenario=text("scenario", "duel"), **common)  # type: ignore[arg-type]
+    sides = {}
+    for side in ("A", "B"):
+        ships = []
+        for i in range(1, 5):
+            design = text(f"{side}_design_{i}")
+            if design:
+                name = text(f"{side}_name_{i}") or f"{side}{i}"
+                ships.append(NewShip(name[:80], design))
+        if not ships:
+            raise E.Invalid(f"pick at least one ship for side {side}")
+        sides[side] = NewSide(text(f"{side}_side_name")[:80] or None, ships)
+    return NewGame(sides=sides, **common)  # type: ignore[arg-type]
+
+
+@router.post("/games", response_model=None)
+async def create(request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    try:
+        created = await service.create_game(_new_game_from_form(form))
+    except (E.Problem, RulesError) as error:
+        return _page(request, "lobby.html", _lobby_context(_problem_text(error), form), 422)
+    game_id = created["game_id"]
+    links = {
+        side: str(request.url_for("join", code=code)) for side, code in created["invites"].items()
+    }
+    response = _page(
+        request,
+        "invite.html",
+        {"game_id": game_id, "side": created["side"], "links": links},
+        status=201,
+    )
+    set_seat(request, response, game_id, created["token"])
+    return response
+
+
+def _field(form: FormData, name: str) -> str | None:
+    value = form.get(name)
+    return value if isinstance(value, str) else None
+
+
+# -- joining ---------------------------------------------------------------------------------------
+@router.get("/join/{code}", response_model=None, name="join")
+async def join_page(code: str, request: Request, service: ServiceDep) -> Response:
+    try:
+        offer = await service.peek_invite(code)
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    return _page(request, "join.html", {"offer": offer, "code": code})
+
+
+@router.post("/join/{code}", response_model=None)
+async def join(code: str, request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    name = (_field(form, "name") or "").strip()[:80] or None
+    try:
+        result, hint = await service.claim(code, name)
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    await service.db.hint(*hint)
+    response = RedirectResponse(f"/games/{result['game_id']}", status_code=303, headers=NO_STORE)
+    set_seat(request, response, result["game_id"], result["token"])
+    return response
+
+
+@router.get("/seat/{token}", response_model=None)
+async def seat(token: str, request: Request, service: ServiceDep) -> Response:
+    try:
+        game_id, _ = await service.seat_of_token(token)
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    response = RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
+    set_seat(request, response, game_id, token)
+    return response
+
+
+# -- the game page ---------------------------------------------------------------------------------
+async def _context(
+    request: Request, service: GameService, game_id: str, error: str | None = None
+) -> dict[str, Any]:
+    token = cookie_token(request, game_id)
+    try:
+        view = await service.view(game_id, token)
+    except E.Unauthorized:
+        if token is None:
+            raise
+        # a stale seat cookie (the seat was replaced): show the public view if there is one
+        view = await service.view(game_id, None)
+        token = None
+    events = (await service.events(game_id, token, 0))["events"]
+    seat = view["you"]
+    teller = Teller(view["ships"], seat, view["side_names"])
+    log = [
+        {
+            "seq": e["seq"],
+            "turn": e["turn"],
+            "type": e["type"],
+            "text": teller.tell(e),
+            "voided": e.get("voided", False),
+        }
+        for e in reversed(events)
+    ]
+    mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
+    theirs = [s for s in view["ships"] if s not in mine]
+    awaiting = view["phase"]["awaiting"]
+    your_move = seat in awaiting
+    seat_link = str(request.url_for("seat", token=token)) if token and seat in ("A", "B") else None
+    gid = view["game_id"]
+    names = {s["id"]: s["name"] for s in view["ships"]}
+
+    def refresh(name: str) -> Markup:
+        # each block refreshes itself when the live stream says the game moved on; the key
+        # lets the server answer 204 when the block would come out the same
+        return Markup(
+            f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
+            'hx-swap="outerHTML" hx-vals=\'{"key": "__FRAGMENT_KEY__"}\''
+        )
+
+    def side_label(side: str | None) -> str:
+        if side == seat:
+            return "you"
+        return str(view["side_names"].get(side, f"side {side}"))
+
+    return {
+        "v": view,
+        "gid": gid,
+        "legal": view["phase"]["legal"],
+        "refresh": refresh,
+        "side_label": side_label,
+        "ship_name": lambda ship_id: names.get(ship_id, ship_id),
+        "seat": seat,
+        "map": mapview.build(view, events),
+        "log": log,
+        "mine": mine,
+        "theirs": theirs,
+        "names": names,
+        "your_move": your_move,
+        "error": error,
+        "seat_link": seat_link,
+        # one key per game state: a double submit applies once, the next state gets a new key
+        "idem": f"web-{view['seq']}",
+        "title": ("Your move — " if your_move else "") + "pingduel",
+    }
+
+
+@router.get("/games/{game_id}", response_model=None)
+async def game_page(game_id: str, request: Request, service: ServiceDep) -> Response:
+    try:
+        context = await _context(request, service, game_id)
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    return _page(request, "game.html", context)
+
+
+@router.get("/games/{game_id}/fragments/{name}", response_model=None)
+async def fragment(game_id: str, name: str, request: Request, service: ServiceDep) -> Response:
+    """One named block of the game page; 204 when it has not changed since ``key``."""
+    if name not in FRAGMENTS:
+        return _page(request, "message.html", {"title": "Not found", "text": "no such part"}, 404)
+    try:
+        context = await _context(request, service, game_id)
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    response = _page(request, "game.html", context, block=name)
+    key = hashlib.sha256(bytes(response.body)).hexdigest()[:16]
+    if request.query_params.get("key") == key:
+        return Response(status_code=204, headers=NO_STORE)
+    # hand the key to the fresh block so the next refresh can be skipped when nothing changed
+    body = bytes(response.body).replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+    return HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
+
+
+@router.get("/games/{game_id}/record.json", response_model=None)
+async def record(game_id: str, request: Request, service: ServiceDep) -> Response:
+    try:
+        data = await service.record(game_id, cookie_token(request, game_id))
+    except E.Problem as error:
+        return JSONResponse(error.body(), status_code=error.status)
+    return JSONResponse(data, headers=NO_STORE)
+
+
+@router.post("/games/{game_id}/invite/{side}", response_model=None)
+async def reissue(game_id: str, side: str, request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    try:
+        result = await service.reissue(game_id, side, cookie_token(request, game_id))
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    link = str(request.url_for("join", code=result["code"]))
+    seat = (await service.view(game_id, cookie_token(request, game_id)))["you"]
+    return _page(request, "invite.html", {"game_id": game_id, "side": seat, "links": {side: link}})
+
+
+# -- actions ---------------------------------------------------------------------------------------
+def _int(form: FormData, name: str) -> int:
+    raw = _field(form, name)
+    try:
+        return int(raw) if raw is not None else 0
+    except ValueError:
+        raise E.Invalid(f"{name.replace('_', ' ')} must be a whole number") from None
+
+
+def _float(form: FormData, name: str) -> float:
+    raw = _field(form, name)
+    try:
+        value = float(raw) if raw not in (None, "") else float("nan")
+    except ValueError:
+        value = float("nan")
+    if value != value:
+        raise E.Invalid(f"{name.replace('_', ' ')} must be a number")
+    return value
+
+
+def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]:
+    """The API command a form describes (the same service call the REST API makes)."""
+    kind = _field(form, "type") or ""
+    ship = _field(form, "ship") or ""
+    body: dict[str, Any]
+    if kind == "deploy":
+        placements = []
+        for s in view["ships"]:
+            if s["side"] != view["you"]:
+                continue
+            sid = s["id"]
+            item: dict[str, Any] = {
+                "ship": sid,
+                "position": {"x": _float(form, f"x_{sid}"), "y": _float(form, f"y_{sid}")},
+                "heading": _int(form, f"heading_{sid}"),
+            }
+            if view["movement"] == "vector":
+                item["velocity"] = {"x": _float(form, f"vx_{sid}"), "y": _float(form, f"vy_{sid}")}
+            else:
+                item["speed"] = _int(form, f"speed_{sid}")
+            placements.append(item)
+        body = {"type": "deploy", "ships": placements}
+    elif kind in ("activate", "ping", "end_activation"):
+        body = {"type": kind, "ship": ship}
+    elif kind == "move":
+        if view["movement"] == "vector":
+            orders: dict[str, Any] = {
+                "rotate": _int(form, "rotate"),
+                "thrust": _int(form, "thrust"),
+            }
+        else:
+            orders = {"speed_change": _int(form, "speed_change"), "turn": _int(form, "turn")}
+        if form.get("leave") == "on":
+            orders["leave"] = True
+        body = {"type": "move", "ship": ship, "orders": orders}
+    elif kind == "fire":
+        shots = []
+        # "hold fire" declares no shots whatever boxes are ticked (also without JavaScript)
+        for raw in [] if form.get("hold") else form.getlist("shot"):
+            parts = str(raw).split("|")
+            if len(parts) != 3:
+                raise E.Invalid("a shot must name ship, weapon and target")
+            shots.append({"ship": parts[0], "weapon": parts[1], "target": parts[2]})
+        body = {"type": "fire", "window": _int(form, "window"), "shots": shots}
+    elif kind == "core_action":
+        body = {"type": "core_action", "ship": ship, "action": _field(form, "action") or ""}
+    elif kind == "resign":
+        if form.get("confirm") != "on":
+            raise E.Invalid("tick the box to confirm that you resign")
+        body = {"type": "resign"}
+    else:
+        raise E.Invalid("unknown action")
+    at_seq = _field(form, "at_seq")
+    if at_seq and at_seq.isdigit():
+        body["at_seq"] = int(at_seq)
+    return body
+
+
+@router.post("/games/{game_id}/act", response_model=None)
+async def act(game_id: str, request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    token = cookie_token(request, game_id)
+    htmx = request.headers.get("HX-Request") == "true"
+    try:
+        view = await service.view(game_id, token)
+        body = command_from_form(form, view)
+        result = await service.command(game_id, token, body, _field(form, "idem") or None)
+    except (E.Problem, RulesError) as error:
+        status = error.status if isinstance(error, E.Problem) else 422
+        if isinstance(error, RulesError):
+            status = {"conflict": 409, "forbidden": 403}.get(error.kind, 422)
+        if isinstance(error, E.Unauthorized | E.UnknownGame):
+            return _page(
+                request, "message.html", {"title": "Not allowed", "text": error.detail}, status
+            )
+        context = await _context(request, service, game_id, error=_problem_text(error))
+        return _page(request, "game.html", context, status, block="controls" if htmx else None)
+    if result.hint is not None:
+        await service.db.hint(*result.hint)
+    if htmx:
+        context = await _context(request, service, game_id)
+        return _page(
+            request, "game.html", context, block="controls", headers={"HX-Trigger": "pd-refresh"}
+        )
+    return RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)

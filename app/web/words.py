@@ -1,0 +1,233 @@
+"""The log in words: each event as a seat receives it, told as a sentence with its dice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+CLOCK = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
+
+
+def _dice(values: list[int] | tuple[int, ...]) -> str:
+    return ",".join(str(v) for v in values) if values else "–"
+
+
+def _pos(p: Mapping[str, Any] | None) -> str:
+    if not p:
+        return "?"
+    return f"({p['x']:.1f}, {p['y']:.1f})"
+
+
+def _heading(h: int | None) -> str:
+    return "?" if h is None else f"{CLOCK[h % 12]} o'clock"
+
+
+class Teller:
+    """Tells events for one seat; ship names and sides come from the view's roster."""
+
+    def __init__(self, ships: list[Mapping[str, Any]], seat: str, side_names: Mapping[str, str]):
+        self.names = {s["id"]: s["name"] for s in ships}
+        self.sides = {s["id"]: s["side"] for s in ships}
+        self.seat = seat
+        self.side_names = side_names
+
+    def ship(self, ship_id: str) -> str:
+        name = self.names.get(ship_id, ship_id)
+        return f"your {name}" if self.sides.get(ship_id) == self.seat else name
+
+    def side(self, side: str | None) -> str:
+        if side is None:
+            return "nobody"
+        if side == self.seat:
+            return "you"
+        return self.side_names.get(side, f"side {side}")
+
+    def tell(self, event: Mapping[str, Any]) -> str:
+        kind = str(event["type"])
+        method = getattr(self, f"_{kind}", None)
+        if method is None:
+            return kind.replace("_", " ")
+        return str(method(event["data"], event))
+
+    # -- one method per event type ------------------------------------------------------------
+    def _game_started(self, d: Mapping[str, Any], e: Any) -> str:
+        a = self.side_names.get("A", "A")
+        b = self.side_names.get("B", "B")
+        return f"The duel is set: {a} v {b}, {d['movement']} movement, {d['turn_limit']} turns."
+
+    def _seat_claimed(self, d: Mapping[str, Any], e: Any) -> str:
+        who = d.get("name") or "A player"
+        text = f"{who} took side {d['side']}."
+        if d.get("game_active"):
+            text += " Both seats are taken: deploy your ships."
+        return text
+
+    def _deployed(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        if e.get("redacted"):
+            return f"{self.side(d['side']).capitalize()} deployed in secret."
+        parts = [
+            f"{self.names.get(p['ship'], p['ship'])} at {_pos(p['position'])} facing "
+            f"{_heading(p['heading'])}"
+            for p in d["ships"]
+        ]
+        return f"{self.side(d['side']).capitalize()} deployed: " + "; ".join(parts) + "."
+
+    def _turn_started(self, d: Mapping[str, Any], e: Any) -> str:
+        first = self.side(d["first_side"])
+        if d.get("rolloff"):
+            rolls = ", ".join(f"{a}–{b}" for a, b in d["rolloff"])
+            why = f"roll-off A–B {rolls}"
+        else:
+            why = "more ships in play"
+        return f"Turn {d['turn']} begins: {first} activate first ({why})."
+
+    def _activation_started(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"{self.ship(d['ship']).capitalize()} activates."
+
+    def _ping(self, d: Mapping[str, Any], e: Any) -> str:
+        found = []
+        for item in d["detections"]:
+            target = self.ship(item["target"])
+            if item.get("in_range") is False:
+                found.append(f"{target} out of ping range")
+                continue
+            verdict = "revealed" if item["revealed"] else "stays hidden"
+            ecm = item.get("ecm_dice")
+            against = "" if ecm is None else (f" vs ECM {_dice(ecm)}" if ecm else " (no ECM)")
+            found.append(f"{target} {verdict} — {_dice(item['ping_dice'])}{against}")
+        what = "; ".join(found) if found else "no enemy in play"
+        return (
+            f"{self.ship(d['ship']).capitalize()} pinged with {d['sensors']} sensors at "
+            f"{_pos(d['position'])}: {what}."
+        )
+
+    def _ship_revealed(self, d: Mapping[str, Any], e: Any) -> str:
+        why = {"ping": "pinging" if "by" not in d else "a ping", "fire": "firing"}.get(
+            d["cause"], d["cause"]
+        )
+        return (
+            f"{self.ship(d['ship']).capitalize()} revealed by {why} at {_pos(d['position'])}, "
+            f"facing {_heading(d['heading'])}."
+        )
+
+    def _ship_moved(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        name = self.ship(d["ship"]).capitalize()
+        if e.get("redacted"):
+            return f"{name} drifted out of control." if d.get("drift") else f"{name} moved."
+        orders = d.get("orders", {})
+        plan = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in orders.items() if k != "leave")
+        verb = "drifted" if d.get("drift") else "moved"
+        return f"{name} {verb} ({plan}) to {_pos(d['to'])}, facing {_heading(d['heading'])}."
+
+    def _ship_left(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"{self.ship(d['ship']).capitalize()} left the battle."
+
+    def _activation_ended(self, d: Mapping[str, Any], e: Any) -> str:
+        name = self.ship(d["ship"]).capitalize()
+        return f"{name}'s activation ends" + (" — on overwatch." if d["overwatch"] else ".")
+
+    def _fire_window(self, d: Mapping[str, Any], e: Any) -> str:
+        if not d["awaiting"]:
+            return "Fire window: nobody can fire."
+        who = " and ".join(self.side(s) for s in d["awaiting"])
+        return f"Fire window {d['window']} opens: waiting for {who} to declare."
+
+    def _fire_declared(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        who = self.side(d["side"]).capitalize()
+        if e.get("redacted"):
+            return f"{who} declared fire (revealed when both are in)."
+        n = len(d["shots"])
+        return f"{who} declared {n} shot{'s' if n != 1 else ''}." if n else f"{who} held fire."
+
+    def _fire_resolved(self, d: Mapping[str, Any], e: Any) -> str:
+        if not d["shots"]:
+            return "The volley: nobody fired."
+        lines = []
+        for s in d["shots"]:
+            who = f"{self.ship(s['ship']).capitalize()} {s['weapon']} → {self.ship(s['target'])}"
+            if s.get("cancelled"):
+                lines.append(f"{who}: cancelled")
+                continue
+            rolled = _dice(s["rolled"])
+            hits = f"{s['hits']} hit{'s' if s['hits'] != 1 else ''}"
+            if s["reroll_hits"]:
+                hits += f" + {s['reroll_hits']} past armour"
+            lines.append(f"{who} at {s['range']:.1f} mu: {s['dice']} rolled {rolled}, {hits}")
+        return "Volley: " + "; ".join(lines) + "."
+
+    def _damage(self, d: Mapping[str, Any], e: Any) -> str:
+        text = (
+            f"{self.ship(d['ship']).capitalize()} takes {d['armour_lost'] + d['hull_lost']} "
+            f"damage ({d['armour_lost']} armour, {d['hull_lost']} hull)"
+        )
+        if d["rows_finished"]:
+            text += f"; hull row {', '.join(str(r) for r in d['rows_finished'])} gone"
+        return text + "."
+
+    def _threshold_check(self, d: Mapping[str, Any], e: Any) -> str:
+        failed = [r["system"] for r in d["results"] if r["failed"]]
+        bonus = f", +{d['bonus']}" if d["bonus"] else ""
+        dice = _dice([r["die"] for r in d["results"]])
+        outcome = f"failed: {', '.join(failed)}" if failed else "everything holds"
+        return (
+            f"{self.ship(d['ship']).capitalize()} threshold check (fails on {d['number']}+"
+            f"{bonus}): rolled {dice} — {outcome}."
+        )
+
+    def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
+        name = self.ship(d["ship"])
+        text = f"{name.capitalize()}'s {d['type'].replace('_', ' ')} ({d['system']}) {d['status']}"
+        if d.get("permanent"):
+            text += ": permanently out of control"
+        elif "out_of_control" in d:
+            text += f": out of control for {d['out_of_control']} turns"
+        if "life_support_turns" in d:
+            text += f": life support fails in {d['life_support_turns']} turns"
+        if d["system"] == "core":
+            text += ": the power core is critical"
+        return text + "."
+
+    def _ship_destroyed(self, d: Mapping[str, Any], e: Any) -> str:
+        how = "its power core exploded" if d["cause"] == "core_explosion" else "destroyed"
+        return f"{self.ship(d['ship']).capitalize()} is lost — {how}."
+
+    def _core_action(self, d: Mapping[str, Any], e: Any) -> str:
+        what = "dumped its power core" if d["action"] == "dump" else "was abandoned by its crew"
+        return f"{self.ship(d['ship']).capitalize()} {what}."
+
+    def _core_roll(self, d: Mapping[str, Any], e: Any) -> str:
+        result = "it explodes!" if d["exploded"] else "it holds"
+        return (
+            f"{self.ship(d['ship']).capitalize()}'s critical core rolls {d['die']} "
+            f"(explodes on {d['needed']}+): {result}"
+        )
+
+    def _damage_control(self, d: Mapping[str, Any], e: Any) -> str:
+        parts = [
+            f"{a['system']} {'repaired' if a['repaired'] else 'not repaired'} "
+            f"({a['parties']} part{'ies' if a['parties'] != 1 else 'y'}: "
+            f"{a['die']} vs {a['needed']}+)"
+            for a in d["attempts"]
+        ]
+        return f"Damage control on {self.ship(d['ship'])}: " + "; ".join(parts) + "."
+
+    def _turn_ended(self, d: Mapping[str, Any], e: Any) -> str:
+        text = f"Turn {d['turn']} ends."
+        if d["regained_control"]:
+            text += " Back in control: " + ", ".join(self.ship(s) for s in d["regained_control"])
+        if d["life_support_failed"]:
+            text += " Life support failed: " + ", ".join(
+                self.ship(s) for s in d["life_support_failed"]
+            )
+        return text
+
+    def _game_finished(self, d: Mapping[str, Any], e: Any) -> str:
+        reason = {
+            "no_ships_left": "no ships left in play",
+            "turn_limit": "the turn limit",
+            "resigned": "resignation",
+            "referee": "the referee's decision",
+        }.get(d["reason"], d["reason"])
+        if d["winner"] == "draw":
+            return f"The game ends in a draw ({reason})."
+        return f"The game is over: {self.side(d['winner'])} win ({reason})."
