@@ -229,3 +229,9 @@ async def settle(predicate: object, timeout: float = 10.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("condition not met in time")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: sync Playwright leaves an event loop behind that breaks later
+    pytest-asyncio tests in the same run (PITFALLS.md)."""
+    items.sort(key=lambda item: "tests/browser/" in str(item.fspath).replace("\\", "/"))
