@@ -131,7 +131,7 @@ def system_hit(ship: ShipState, system_id: str, cause: str, roller: Roller) -> d
     elif system_id == "bridge":
         duration = roller.d6()
         data["effect_roll"] = duration
-        if duration == 6:
+        if duration == 6 or system.status == "destroyed":  # a lost bridge stays lost
             data["status"] = "destroyed"
             data["permanent"] = True
         else:

@@ -186,13 +186,15 @@ def _ship_left(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 def _activation_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     state = _ship(state, d, lambda s: replace(s, activated=True, overwatch=d["overwatch"]))
     last = state.phase.side or state.ship(d["ship"]).side
-
-    def waiting(side: str) -> bool:
-        return any(s.in_play and not s.activated for s in state.ships_of(side))
-
     # sides alternate; when one has no unactivated ship left the other goes on alone
-    for side in (other_side(last), last):
-        if waiting(side):
+    return _hand_on(state, (other_side(last), last))
+
+
+def _hand_on(state: GameState, order: tuple[str, str]) -> GameState:
+    """The first side in ``order`` with an unactivated ship in play names the next; if
+    neither has one, the turn is over."""
+    for side in order:
+        if any(s.in_play and not s.activated for s in state.ships_of(side)):
             return replace(state, phase=Phase(step=ACTIVATE, side=side))
     return replace(state, phase=Phase(step=TURN_END))
 
@@ -266,16 +268,24 @@ def _ship_destroyed(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
 def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     if d["action"] == "dump":
         # no power for anything but emergency life support: drifting, out of the battle
-        return _ship(
+        state = _ship(
             state,
             d,
             lambda s: replace(
                 _set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped"
             ),
         )
-    return _ship(
-        state, d, lambda s: replace(s, status=OUT_OF_PLAY, abandoned=True, out_reason="abandoned")
-    )
+    else:
+        state = _ship(
+            state,
+            d,
+            lambda s: replace(s, status=OUT_OF_PLAY, abandoned=True, out_reason="abandoned"),
+        )
+    # the side due to name a ship may have just lost its last unactivated one: hand on
+    phase = state.phase
+    if phase.step == ACTIVATE and phase.side is not None:
+        return _hand_on(state, (phase.side, other_side(phase.side)))
+    return state
 
 
 def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:

@@ -59,8 +59,12 @@ def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
         if state is None:
             raise ValueError("ship_moved needs the state to know the ship's side")
         return state.ship(d["ship"]).side == seat
-    # a ping's ECM dice are for each target's owner only
-    return event.type != "ping"
+    # a ping's ECM dice are for each target's owner only (all its targets are one side's)
+    if event.type == "ping":
+        return state is not None and all(
+            state.ship(item["target"]).side == seat for item in d["detections"]
+        )
+    return True
 
 
 def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:

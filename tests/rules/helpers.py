@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from app.rules import GameSetup, ScriptedDice, ShipEntry, decide, evolve, game_started
 from app.rules.designs import Design, SystemSpec, preset
@@ -141,7 +141,7 @@ def setup_game(
     ``placements`` overrides the default positions per ship id; ``dice`` replaces the roll-off
     dice that ``first`` would otherwise script.
     """
-    state, log = setup_log(
+    state, _ = setup_log(
         designs_a,
         designs_b,
         placements,
@@ -190,8 +190,8 @@ def play(
     all_dice: bool = True,
 ) -> tuple[GameState, list[Event]]:
     """Run one command; the new state and its events. By default every scripted die must be used."""
-    source = dice if hasattr(dice, "d6") else ScriptedDice(dice)  # type: ignore[arg-type]
-    events = decide(state, seat, command, source)  # type: ignore[arg-type]
+    source = cast(DiceSource, dice) if hasattr(dice, "d6") else ScriptedDice(cast(Any, dice))
+    events = decide(state, seat, command, source)
     for event in events:
         state = evolve(state, event)
     if all_dice and isinstance(source, ScriptedDice):
@@ -213,9 +213,7 @@ def all_of(events: Iterable[Event], kind: str) -> list[Event]:
     return [e for e in events if e.type == kind]
 
 
-def quiet_turn(
-    state: GameState, dice: Iterable[int] = ()
-) -> tuple[GameState, list[Event]]:
+def quiet_turn(state: GameState, dice: Iterable[int] = ()) -> tuple[GameState, list[Event]]:
     """Every ship yet to activate this turn moves straight on and goes on overwatch (an
     out-of-control one just drifts), side by side as the game asks. The last command gets
     ``dice`` (for the end of the turn and the start of the next); its events are returned."""
@@ -246,7 +244,11 @@ def ping(ship: str) -> dict[str, Any]:
 
 
 def move(ship: str, speed_change: int = 0, turn: int = 0, **extra: Any) -> dict[str, Any]:
-    return {"type": "move", "ship": ship, "orders": {"speed_change": speed_change, "turn": turn, **extra}}
+    return {
+        "type": "move",
+        "ship": ship,
+        "orders": {"speed_change": speed_change, "turn": turn, **extra},
+    }
 
 
 def end(ship: str) -> dict[str, Any]:

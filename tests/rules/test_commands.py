@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from app.rules import ScriptedDice, check_at_seq, decide
+from app.rules import (
+    GameSetup,
+    ScriptedDice,
+    ShipEntry,
+    check_at_seq,
+    decide,
+    game_started,
+    start_state,
+)
 from app.rules.commands import (
     COMMAND_TYPES,
     Activate,
@@ -23,6 +31,7 @@ from app.rules.commands import (
     Resign,
     parse_command,
 )
+from app.rules.designs import preset
 from app.rules.errors import RulesError
 from app.rules.state import GameState
 from tests.rules.helpers import (
@@ -80,7 +89,11 @@ GOOD: list[tuple[dict[str, Any], type]] = [
     ),
     ({"type": "fire", "window": 12, "shots": []}, Fire),
     (
-        {"type": "fire", "window": 12, "shots": [{"ship": "a1", "weapon": "beam-1", "target": "b1"}]},
+        {
+            "type": "fire",
+            "window": 12,
+            "shots": [{"ship": "a1", "weapon": "beam-1", "target": "b1"}],
+        },
         Fire,
     ),
     ({"type": "core_action", "ship": "a1", "action": "dump"}, CoreAction),
@@ -96,7 +109,9 @@ GOOD: list[tuple[dict[str, Any], type]] = [
 ]
 
 
-@pytest.mark.parametrize(("data", "cls"), GOOD, ids=lambda v: v["type"] if isinstance(v, dict) else None)
+@pytest.mark.parametrize(
+    ("data", "cls"), GOOD, ids=lambda v: v["type"] if isinstance(v, dict) else None
+)
 def test_good_commands_parse_and_round_trip(data: dict[str, Any], cls: type) -> None:
     cmd = parse_command(data, "cinematic")
     assert isinstance(cmd, cls)
@@ -217,7 +232,10 @@ def test_fire_shots_must_be_a_list(shots: Any) -> None:
     [
         ("a1", "shots[1] must be an object"),
         ({"ship": "a1", "weapon": "beam-1"}, "shots[1]: missing field 'target'"),
-        ({"ship": "a1", "weapon": "beam-1", "target": "b1", "system": "x"}, "unknown field 'system'"),
+        (
+            {"ship": "a1", "weapon": "beam-1", "target": "b1", "system": "x"},
+            "unknown field 'system'",
+        ),
         ({"ship": "a1", "weapon": 1, "target": "b1"}, "shots[1]: 'weapon' must be a non-empty"),
         ({"ship": "a1", "weapon": "beam-1", "target": True}, "'target' must be a non-empty"),
     ],
@@ -387,9 +405,7 @@ def test_commands_during_deployment_are_the_wrong_step() -> None:
         assert "after both sides deploy" in err.detail
     err = refused(state, "A", fire(2), "wrong_step")
     assert err.detail == "no fire window is open"
-    err = refused(
-        state, "A", {"type": "core_action", "ship": "a1", "action": "dump"}, "wrong_step"
-    )
+    err = refused(state, "A", {"type": "core_action", "ship": "a1", "action": "dump"}, "wrong_step")
     assert "during deployment" in err.detail
 
 
@@ -445,7 +461,7 @@ def test_pinging_twice_the_move_is_due() -> None:
 def test_pinging_after_pinging_after_the_move() -> None:
     state = setup_game(["scout", "scout"], ["frigate", "frigate"])
     state, _ = play(state, "A", move("a1"))
-    state, events = play(state, "A", ping("a1"), [1, 1, 6, 6, 1, 1, 6, 6])
+    state, _ = play(state, "A", ping("a1"), [1, 1, 6, 6, 1, 1, 6, 6])
     # nobody live for A, but a1 is live and B's frigates are on overwatch
     assert state.phase.step == "fire" and state.phase.awaiting == ("B",)
     err = refused(state, "A", ping("a1"), "not_your_turn")
@@ -565,9 +581,6 @@ def _placed(ship: str = "a1", x: float = 5, y: float = 5, heading: int = 0, spee
 
 
 def test_deployment_checks() -> None:
-    from app.rules import GameSetup, ShipEntry, game_started, start_state
-    from app.rules.designs import preset
-
     setup = GameSetup(
         ships={
             "A": [ShipEntry("Vigilant", preset("scout")), ShipEntry("Wary", preset("scout"))],
@@ -576,10 +589,10 @@ def test_deployment_checks() -> None:
     )
     state = start_state(game_started("g", setup))
     err = refused(state, "A", _deploy([_placed("a1", 36, 9), _placed("a2")]), "out_of_zone")
-    assert err.detail == (
-        "Vigilant at (36, 9) is outside your deployment zone x 0–72, y 0–8"
+    assert err.detail == ("Vigilant at (36, 9) is outside your deployment zone x 0–72, y 0–8")
+    err = refused(
+        state, "A", _deploy([_placed("a1", heading=12), _placed("a2")]), "invalid_command"
     )
-    err = refused(state, "A", _deploy([_placed("a1", heading=12), _placed("a2")]), "invalid_command")
     assert err.detail == "Vigilant: heading must be a clock point 0..11, not 12"
     err = refused(state, "A", _deploy([_placed("a1", speed=17), _placed("a2")]), "illegal_orders")
     assert err.detail == "Vigilant: starting speed 17 must be 0..16 (twice its thrust)"

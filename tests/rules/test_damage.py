@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.rules import ScriptedDice
+from app.rules import ScriptedDice, decide
 from app.rules.capabilities import thrust
 from app.rules.damage import (
     CORE_GROUP,
@@ -27,16 +27,14 @@ from app.rules.damage import (
     threshold_check,
     threshold_number,
 )
-from app.rules.designs import SystemSpec
 from app.rules.dice import Roller
+from app.rules.errors import NoCriticalCore
 from app.rules.state import GameState, ShipState
 from tests.rules.helpers import (
     all_of,
-    beam,
     end,
     fire,
     gunship,
-    hold,
     move,
     only,
     ping,
@@ -171,7 +169,7 @@ def test_candidates_are_working_systems_and_the_core_group_once() -> None:
 
 
 def test_a_threshold_check_rolls_one_die_per_candidate() -> None:
-    state, b1 = _frigate()
+    _, b1 = _frigate()
     # row 2 finished: 5+ fails; core systems add +1
     r, source = roller(5, 4, 1, 6, 2, 3, 4, 4, 3, 2)
     check, failures = threshold_check(b1, [2], r)
@@ -196,7 +194,7 @@ def test_a_threshold_check_rolls_one_die_per_candidate() -> None:
 
 
 def test_several_rows_in_one_batch_add_one_per_further_row() -> None:
-    state, b1 = _frigate()
+    _, b1 = _frigate()
     r, _ = roller(3, 3, 3, 3, 3, 3, 3, 2, 1)
     check, failures = threshold_check(b1, [1, 2, 3], r)
     # the last row finished (3) checks on 4+; +2 for the two further rows
@@ -295,7 +293,9 @@ def test_life_support_fails_after_d6_turns_the_shorter_wins() -> None:
     state, _ = _frigate()
     data = _hit(state, "b1", "life_support", 4)
     assert (data["status"], data["life_support_turns"], data["effect_roll"]) == ("damaged", 4, 4)
-    state = with_ship(with_system(state, "b1", "life_support", "damaged"), "b1", life_support_turns=2)
+    state = with_ship(
+        with_system(state, "b1", "life_support", "damaged"), "b1", life_support_turns=2
+    )
     assert _hit(state, "b1", "life_support", 5)["life_support_turns"] == 2
     assert _hit(state, "b1", "life_support", 1)["life_support_turns"] == 1
 
@@ -345,7 +345,9 @@ def test_no_threshold_check_for_a_destroyed_ship() -> None:
     )
     state = with_ship(with_ship(state, "b1", overwatch=False), "b2", overwatch=False)
     state, _ = play(state, "A", ping("a1"), [6, 1, 1, 1, 1, 1])
-    state, events = play(state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")), [6, 1, 6, 1, 1, 1])
+    state, events = play(
+        state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")), [6, 1, 6, 1, 1, 1]
+    )
     assert types(events)[-3:] == ["fire_resolved", "damage", "ship_destroyed"]
     assert only(events, "ship_destroyed").data == {"ship": "b1", "cause": "volley"}
     assert state.ship("b1").status == "destroyed"
@@ -361,7 +363,10 @@ def test_permanently_out_of_control_is_out_of_play() -> None:
     state, _ = play(state, "A", ping("a1"), [6, 1, 1, 1, 1, 1])
     # 3 hull boxes: row 1 finished, 6 to fail; the core group (5 + 1) fails: bridge 2, then a 6
     state, events = play(
-        state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")), [5, 5, 5, 1] + [1, 1, 1, 5, 2, 6]
+        state,
+        "A",
+        fire(state.phase.window, ("a1", "beam-1", "b1")),
+        [*(5, 5, 5, 1), *(1, 1, 1, 5), 2, 6],
     )
     bridge = only(events, "system_damaged").data
     assert bridge["permanent"] is True and bridge["status"] == "destroyed"
@@ -438,7 +443,13 @@ def test_parties_on_one_system(parties: int, needed: int) -> None:
         data = damage_control(state, state.ship("a1"), r)
         assert data is not None
         assert data["attempts"] == [
-            {"system": "fc-1", "parties": parties, "die": die, "needed": needed, "repaired": die >= needed}
+            {
+                "system": "fc-1",
+                "parties": parties,
+                "die": die,
+                "needed": needed,
+                "repaired": die >= needed,
+            }
         ]
 
 
@@ -593,13 +604,12 @@ def test_abandoned_ship_rolls_lower_each_turn_until_it_goes() -> None:
 
 
 def test_core_action_needs_a_critical_core_in_play() -> None:
-    from app.rules import decide
-    from app.rules.errors import NoCriticalCore
-
     state = _core_game()
     state, _ = play(state, "A", {"type": "core_action", "ship": "a1", "action": "abandon"})
     with pytest.raises(NoCriticalCore):
-        decide(state, "A", {"type": "core_action", "ship": "a1", "action": "dump"}, ScriptedDice([]))
+        decide(
+            state, "A", {"type": "core_action", "ship": "a1", "action": "dump"}, ScriptedDice([])
+        )
 
 
 def test_life_support_failure_abandons_ship() -> None:
@@ -627,3 +637,14 @@ def test_out_of_control_counts_down_at_the_end_of_each_turn() -> None:
         assert state.ship("a1").out_of_control == turns_left_after
     a1 = state.ship("a1")
     assert a1.in_control and a1.system("bridge").status == "ok"
+
+
+def test_a_destroyed_bridge_stays_destroyed() -> None:
+    """A hulk that lost its bridge for good is still a target; a later core hit on the bridge
+    must not turn the destroyed bridge back into a damaged one with a countdown."""
+    state, _ = _frigate()
+    state = with_system(state, "b1", "bridge", "destroyed")
+    state = with_ship(state, "b1", status="out_of_play", out_reason="permanently_out_of_control")
+    data = _hit(state, "b1", "bridge", 3)
+    assert data["status"] == "destroyed"
+    assert "out_of_control" not in data

@@ -6,11 +6,12 @@ a stable code; the volley rolls side A's shots, then side B's, each in declared 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from app.rules import ScriptedDice, decide, redact
+from app.rules import ScriptedDice, decide, evolve, redact
 from app.rules.designs import SystemSpec
 from app.rules.errors import RulesError
 from app.rules.fire import awaited_sides, fire_options, live_enemies, may_fire_now
@@ -36,13 +37,9 @@ from tests.rules.helpers import (
     with_system,
 )
 
-SEATS = ("A", "B", "referee", "spectator")
-
 
 def fire_state(state: GameState, pinger: str | None = "a1") -> GameState:
     """Pretend a window is open for ``pinger`` (for the pure functions that read the phase)."""
-    from dataclasses import replace
-
     return replace(state, phase=replace(state.phase, step="fire", pinger=pinger, window=state.seq))
 
 
@@ -72,18 +69,12 @@ def _ping_game(b_at: Placement, a_at: Placement = (36.0, 10.0, 0, 0)) -> list[li
         folded = before
         per_seat = []
         for event in events:
-            folded = _evolve(folded, event)
-            per_seat.append({seat: redact(event, seat, folded) for seat in SEATS if seat != "B"})
-        seen.append(per_seat)  # type: ignore[arg-type]
+            folded = evolve(folded, event)
+            per_seat.append({s: redact(event, s, folded) for s in ("A", "spectator")})
+        seen.append(per_seat)
     assert state.phase.step == "fire"
     assert state.phase.awaiting == ("B",)
     return seen
-
-
-def _evolve(state: GameState, event: Any) -> GameState:
-    from app.rules import evolve
-
-    return evolve(state, event)
 
 
 @pytest.mark.parametrize(
@@ -129,7 +120,9 @@ def test_a_live_ship_out_of_everyones_reach_is_still_waited_for() -> None:
 # -- may_fire_now --------------------------------------------------------------------------
 def _duel() -> GameState:
     """A destroyer and B frigate 10 mu apart, face to face, both live."""
-    state = setup_game(["destroyer"], ["frigate"], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)})
+    state = setup_game(
+        ["destroyer"], ["frigate"], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)}
+    )
     return live(state, "a1", "b1")
 
 
@@ -255,7 +248,9 @@ def test_fire_options_items() -> None:
 def test_fire_options_range_bands(distance: float, band: int, dice: str) -> None:
     table_y = 1.0
     state = setup_game(
-        [gunship()], [gunship()], {"a1": (1.0, table_y, 3, 0), "b1": (1.0 + distance, table_y, 9, 0)}
+        [gunship()],
+        [gunship()],
+        {"a1": (1.0, table_y, 3, 0), "b1": (1.0 + distance, table_y, 9, 0)},
     )
     state = fire_state(live(state, "a1", "b1"))
     (option,) = fire_options(state, "A")
@@ -327,7 +322,7 @@ def _window() -> GameState:
             "b2": (36.0, 45.0, 6, 0),
         },
     )
-    state, events = play(state, "A", ping("a1"), [6, 1, 1, 6, 1, 1])
+    state, _ = play(state, "A", ping("a1"), [6, 1, 1, 6, 1, 1])
     assert state.phase.step == "fire"
     assert state.phase.awaiting == ("A", "B")
     assert state.ship("b1").revealed == "live" and state.ship("b2").revealed == "live"
@@ -379,7 +374,10 @@ def test_declaration_errors(shots: list[tuple[str, str, str]], code: str, detail
 def test_declaration_needs_a_live_target() -> None:
     state = stale(_window(), "b2")
     err = declare_error(state, "A", ("a1", "beam-4", "b2"))
-    assert (err.code, err.detail) == ("target_not_revealed", "B2 is not revealed: fire only at live ships")
+    assert (err.code, err.detail) == (
+        "target_not_revealed",
+        "B2 is not revealed: fire only at live ships",
+    )
 
 
 def test_declaration_of_a_spent_or_broken_weapon() -> None:
@@ -447,7 +445,9 @@ def test_volley_dice_order_reveals_and_damage() -> None:
     a_dice = [6, 3, 5, 4, 1]  # 4BD*: a 6 (rerolled: 3), 5, 4, 1 -> 2+1+1 = 4 hits, 0 past armour
     b_dice = [2, 6, 6, 4]  # 2BD*: 2, then a 6 rerolled to 6 and again to 4 -> 2 hits + 3 past
     threshold = [1, 1, 1, 1]  # a1 lost its first row: fc-1, beam-1, drive, core group all pass
-    state, events = play(state, "A", fire(window, ("a1", "beam-1", "b1")), a_dice + b_dice + threshold)
+    state, events = play(
+        state, "A", fire(window, ("a1", "beam-1", "b1")), a_dice + b_dice + threshold
+    )
     assert types(events) == [
         "fire_declared",
         "ship_revealed",
@@ -500,7 +500,9 @@ def test_volley_dice_order_reveals_and_damage() -> None:
 
 
 def test_screens_read_the_primary_dice_in_their_column() -> None:
-    state = setup_game([gunship()], ["heavy_cruiser"], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)})
+    state = setup_game(
+        [gunship()], ["heavy_cruiser"], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)}
+    )
     state = with_ship(state, "b1", overwatch=False)
     # the heavy cruiser's ECM holds one die: 6 beats 1
     state, _ = play(state, "A", ping("a1"), [6, 1, 1])
@@ -571,7 +573,11 @@ def test_overwatch_ships_of_the_pingers_side_fire_too() -> None:
 def test_each_weapon_fires_once_per_turn_and_resets() -> None:
     unarmed = gunship("target", systems=())
     state = setup_game(
-        [gunship(systems=(SystemSpec("fc-1", "fire_control"), beam("beam-1", 4), beam("beam-2", 1)))],
+        [
+            gunship(
+                systems=(SystemSpec("fc-1", "fire_control"), beam("beam-1", 4), beam("beam-2", 1))
+            )
+        ],
         [unarmed, unarmed],
         {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0), "b2": (40.0, 20.0, 6, 0)},
     )

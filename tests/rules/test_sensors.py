@@ -7,6 +7,8 @@ die against highest single die: only a greater ping die reveals, a tie hides.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.rules import ScriptedDice
@@ -16,6 +18,7 @@ from app.rules.dice import Roller
 from app.rules.sensors import detect, ecm_dice_count
 from app.rules.state import GameState
 from tests.rules.helpers import (
+    DesignLike,
     all_of,
     at,
     gunship,
@@ -38,9 +41,9 @@ ENHANCED = gunship("enhanced", systems=(SystemSpec("sensors-1", "sensors", grade
 SUPERIOR = gunship("superior", systems=(SystemSpec("sensors-1", "sensors", grade="superior"),))
 
 
-def _ecm_state(*b_positions: tuple[float, float], designs: list[object]) -> GameState:
+def _ecm_state(*b_positions: tuple[float, float], designs: list[DesignLike]) -> GameState:
     placements = {f"b{i}": (x, y, 0, 0) for i, (x, y) in enumerate(b_positions, start=1)}
-    return setup_game(["scout"], designs, placements)  # type: ignore[arg-type]
+    return setup_game(["scout"], designs, placements)
 
 
 # -- how many ECM dice count ---------------------------------------------------------------------
@@ -105,7 +108,7 @@ def test_enemy_area_ecm_does_not_help() -> None:
 
 
 # -- detection --------------------------------------------------------------------------------
-def _detect(state: GameState, pinger: str, dice: list[int]) -> dict[str, object]:
+def _detect(state: GameState, pinger: str, dice: list[int]) -> dict[str, Any]:
     source = ScriptedDice(dice)
     data = detect(state, state.ship(pinger), Roller(source, state.next_roll))
     assert source.remaining == 0
@@ -123,13 +126,23 @@ def _detect(state: GameState, pinger: str, dice: list[int]) -> dict[str, object]
     ],
 )
 def test_basic_sensors_against_ecm(
-    design: object, ping_dice: list[int], ecm_drawn: list[int], counted: list[int], revealed: bool
+    design: DesignLike,
+    ping_dice: list[int],
+    ecm_drawn: list[int],
+    counted: list[int],
+    revealed: bool,
 ) -> None:
-    state = setup_game(["frigate"], [design])  # type: ignore[list-item]
+    state = setup_game(["frigate"], [design])
     data = _detect(state, "a1", ping_dice + ecm_drawn)
     assert data["sensors"] == "basic"
-    (item,) = data["detections"]  # type: ignore[misc]
-    assert item == {"target": "b1", "ping_dice": ping_dice, "ecm_dice": counted, "revealed": revealed}
+    (item,) = data["detections"]
+    assert item == {
+        "target": "b1",
+        "ping_dice": ping_dice,
+        "ecm_dice": counted,
+        "ecm_drawn": ecm_drawn,  # both drawn dice, for the record (target's owner only)
+        "revealed": revealed,
+    }
 
 
 @pytest.mark.parametrize(
@@ -150,45 +163,65 @@ def test_highest_single_die_against_two_ecm_dice(
     )
     state = with_ship(state, "b2", status="out_of_play")  # b2 is not pinged...
     data = _detect(state, "a1", ping_dice + ecm_drawn)
-    (item,) = data["detections"]  # type: ignore[misc]
+    (item,) = data["detections"]
     assert item["ecm_dice"] == ecm_drawn[:1]  # ... and lends b1 nothing: one die counts
-    assert len(data["rolls"]) == 4  # type: ignore[arg-type]
+    assert len(data["rolls"]) == 4
     state = with_ship(state, "b2", status="active")
     data = _detect(state, "a1", [*ping_dice, *ecm_drawn, 1, 1, 1, 1])
-    first, second = data["detections"]  # type: ignore[misc]
+    first, second = data["detections"]
     assert first == {
         "target": "b1",
         "ping_dice": ping_dice,
         "ecm_dice": ecm_drawn,
+        "ecm_drawn": ecm_drawn,
         "revealed": revealed,
     }
     assert second["target"] == "b2" and second["ecm_dice"] == [1]
 
 
 def test_area_ecm_friend_needed_for_two_dice() -> None:
-    state = setup_game([ENHANCED], [JAMMER, AREA_SHIP], {"b1": (10.0, 40.0, 0, 0), "b2": (40.0, 40.0, 0, 0)})
+    state = setup_game(
+        [ENHANCED], [JAMMER, AREA_SHIP], {"b1": (10.0, 40.0, 0, 0), "b2": (40.0, 40.0, 0, 0)}
+    )
     data = _detect(state, "a1", [2, 4, 3, 5, 6, 1, 1, 1])
-    first, second = data["detections"]  # type: ignore[misc]
+    first, second = data["detections"]
     # b1 is 30 mu from the area-ECM ship: one die counts (3), so 4 > 3 reveals it
-    assert first == {"target": "b1", "ping_dice": [2, 4], "ecm_dice": [3], "revealed": True}
-    assert second == {"target": "b2", "ping_dice": [6, 1], "ecm_dice": [1], "revealed": True}
+    assert first == {
+        "target": "b1",
+        "ping_dice": [2, 4],
+        "ecm_dice": [3],
+        "ecm_drawn": [3, 5],
+        "revealed": True,
+    }
+    assert second == {
+        "target": "b2",
+        "ping_dice": [6, 1],
+        "ecm_dice": [1],
+        "ecm_drawn": [1, 1],
+        "revealed": True,
+    }
 
 
 @pytest.mark.parametrize(
     ("design", "grade", "per_target"),
-    [("scout", "enhanced", 2), ("frigate", "basic", 1), ("hunter", "superior", 3), (PLAIN, "basic", 1)],
+    [
+        ("scout", "enhanced", 2),
+        ("frigate", "basic", 1),
+        ("hunter", "superior", 3),
+        (PLAIN, "basic", 1),
+    ],
 )
 @pytest.mark.parametrize("enemies", [1, 2, 3])
 def test_always_n_plus_two_dice_per_target(
-    design: object, grade: str, per_target: int, enemies: int
+    design: DesignLike, grade: str, per_target: int, enemies: int
 ) -> None:
-    state = setup_game([design], [JAMMER, PLAIN, AREA_SHIP][:enemies])  # type: ignore[list-item]
+    state = setup_game([design], [JAMMER, PLAIN, AREA_SHIP][:enemies])
     dice = [(i % 6) + 1 for i in range((per_target + 2) * enemies)]
     data = _detect(state, "a1", dice)
     assert data["sensors"] == grade
     assert data["rolls"] == list(range(state.next_roll, state.next_roll + len(dice)))
-    assert [d["target"] for d in data["detections"]] == [f"b{i}" for i in range(1, enemies + 1)]  # type: ignore[attr-defined]
-    for item in data["detections"]:  # type: ignore[attr-defined]
+    assert [d["target"] for d in data["detections"]] == [f"b{i}" for i in range(1, enemies + 1)]
+    for item in data["detections"]:
         assert len(item["ping_dice"]) == per_target
 
 
@@ -200,10 +233,12 @@ def test_the_dice_drawn_never_depend_on_hidden_ecm() -> None:
     seen = []
     for pair in designs:
         for b2_x in (12.0, 60.0):
-            state = setup_game([ENHANCED], pair, {"b1": (10.0, 40.0, 0, 0), "b2": (b2_x, 40.0, 0, 0)})
+            state = setup_game(
+                [ENHANCED], pair, {"b1": (10.0, 40.0, 0, 0), "b2": (b2_x, 40.0, 0, 0)}
+            )
             data = _detect(state, "a1", dice)
-            seen.append([(d["target"], d["ping_dice"]) for d in data["detections"]])  # type: ignore[attr-defined]
-            assert len(data["rolls"]) == 8  # type: ignore[arg-type]
+            seen.append([(d["target"], d["ping_dice"]) for d in data["detections"]])
+            assert len(data["rolls"]) == 8
     assert all(s == seen[0] for s in seen)
 
 
@@ -212,7 +247,7 @@ def test_only_enemies_in_play_are_pinged() -> None:
     for ship_id, status in (("b1", "destroyed"), ("b3", "left")):
         state = with_ship(state, ship_id, status=status)
     data = _detect(state, "a1", [6, 6, 1, 1])
-    assert [d["target"] for d in data["detections"]] == ["b2"]  # type: ignore[attr-defined]
+    assert [d["target"] for d in data["detections"]] == ["b2"]
 
 
 def test_damaged_enhanced_or_superior_sensors_roll_as_basic() -> None:
@@ -224,7 +259,7 @@ def test_damaged_enhanced_or_superior_sensors_roll_as_basic() -> None:
             assert sensors(down, down.ship("a1")) == "basic"
             data = _detect(down, "a1", [2, 1, 1])
             assert data["sensors"] == "basic"
-            assert data["detections"][0]["ping_dice"] == [2]  # type: ignore[index]
+            assert data["detections"][0]["ping_dice"] == [2]
 
 
 def test_ping_range_is_applied_after_the_rolls() -> None:
@@ -235,11 +270,12 @@ def test_ping_range_is_applied_after_the_rolls() -> None:
         ping_range=24.0,
     )
     data = _detect(state, "a1", [6, 6, 1, 1, 6, 6, 1, 1])
-    first, second = data["detections"]  # type: ignore[misc]
+    first, second = data["detections"]
     assert first == {
         "target": "b1",
         "ping_dice": [6, 6],
         "ecm_dice": [],
+        "ecm_drawn": [1, 1],
         "in_range": True,
         "revealed": True,
     }
@@ -247,7 +283,7 @@ def test_ping_range_is_applied_after_the_rolls() -> None:
     assert second["ping_dice"] == [6, 6]
     # without a range limit there is no in_range field
     plain = setup_game(["scout"], [PLAIN])
-    assert "in_range" not in _detect(plain, "a1", [1, 1, 1, 1])["detections"][0]  # type: ignore[index]
+    assert "in_range" not in _detect(plain, "a1", [1, 1, 1, 1])["detections"][0]
 
 
 # -- the ping command ------------------------------------------------------------------------
@@ -293,5 +329,5 @@ def test_a_ping_finds_ships_where_they_truly_are() -> None:
     state = at(state, "b1", 50.0, 30.0, 4)
     state, events = play(state, "A", ping("a1"), [1, 1, 1, 1])
     assert all_of(events, "ship_revealed")[1].data["position"] == {"x": 50.0, "y": 30.0}
-    assert state.ship("b1").last_known is not None
-    assert state.ship("b1").last_known.heading == 4
+    known = state.ship("b1").last_known
+    assert known is not None and known.heading == 4
