@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from app.play.errors import Unauthorized
+from app.play.referee import Referee
 from app.play.service import GameService
 from app.store.db import Database
 
@@ -46,3 +47,11 @@ def seat_cookie(game_id: str) -> str:
 
 def cookie_token(request: Request, game_id: str) -> str | None:
     return request.cookies.get(seat_cookie(game_id)) or None
+
+
+def get_referee(request: Request) -> Referee:
+    referee: Referee = request.app.state.referee
+    return referee
+
+
+RefereeDep = Annotated[Referee, Depends(get_referee)]

@@ -14,11 +14,12 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import problems
-from app.api.routes import designs, games, invites
+from app.api.routes import designs, games, invites, referee
 from app.config import Settings
 from app.live import stream
 from app.live.hub import Hub, PgListener
 from app.play.errors import problem_body
+from app.play.referee import PresenceTracker, Referee
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
@@ -94,7 +95,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
-        app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
+        service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
+        app.state.service = service
+        app.state.referee = Referee(service)
+        app.state.presence = PresenceTracker(service)
         listener = None
         if db.postgres:
             listener = PgListener(db, hub, settings.notify_channel)
@@ -118,7 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app)
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
-    for router in (games.router, invites.router, designs.router, stream.router):
+    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
     app.include_router(web.router)

@@ -231,3 +231,36 @@ class DesignsOut(Open):
 
 class ScenariosOut(Open):
     scenarios: list[dict[str, Any]]
+
+
+# -- referee -----------------------------------------------------------------------------------
+Reason = Annotated[str, Field(min_length=1, max_length=500, description="shown to everyone")]
+
+
+class ReasonIn(Strict):
+    reason: Reason
+
+
+class RewindIn(Strict):
+    to_seq: Annotated[int, Field(ge=1)]
+    reason: Reason
+
+
+class EndIn(Strict):
+    winner: Literal["A", "B", "draw"]
+    reason: Reason
+
+
+class ReplaceSeatIn(Strict):
+    side: Literal["A", "B"]
+    reason: Reason
+
+
+class ReplaceSeatOut(Open):
+    token: str
+    view: ViewOut
+
+
+class PresenceOut(Open):
+    seats: dict[str, Any]
+    now: str

@@ -12,6 +12,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
@@ -72,10 +73,14 @@ async def stream(
     settings = request.app.state.settings
     sub = hub.subscribe(game_id)
 
+    presence = request.app.state.presence
+
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = _start(last_event_id, after)
+        conn = await presence.open(game_id, caller.seat, "stream")
         try:
             while True:
+                await presence.beat(conn)
                 try:
                     items, _ = await service.events_for_token(game_id, token, caller.seat, last)
                 except Problem:
@@ -90,6 +95,8 @@ async def stream(
                 await sub.wait(settings.stream_recheck)
         finally:
             hub.unsubscribe(sub)
+            with anyio.CancelScope(shield=True):  # the client left: still record it
+                await presence.close(conn)
 
     return EventSourceResponse(events(), ping=settings.stream_keepalive)
 
@@ -104,10 +111,14 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
     settings = request.app.state.settings
     sub = hub.subscribe(game_id)
 
+    presence = request.app.state.presence
+
     async def hints() -> AsyncIterator[dict[str, Any]]:
         last = -1
+        conn = await presence.open(game_id, caller.seat, "page")
         try:
             while True:
+                await presence.beat(conn)
                 try:
                     seq = await service.seq_for(game_id, token, caller.seat)
                 except Problem:
@@ -121,5 +132,7 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
                 await sub.wait(settings.stream_recheck)
         finally:
             hub.unsubscribe(sub)
+            with anyio.CancelScope(shield=True):  # the client left: still record it
+                await presence.close(conn)
 
     return EventSourceResponse(hints(), ping=settings.stream_keepalive)

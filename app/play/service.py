@@ -391,9 +391,9 @@ class GameService:
                 last = events[-1]
                 events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
             new_state = state
-            for event in events:
+            for i, event in enumerate(events):
                 new_state = evolve(new_state, event)
-                session.add(_event_row(game_id, event, new_state))
+                session.add(_event_row(game_id, event, new_state, ends=i == len(events) - 1))
             game.snapshot = state_to_dict(new_state)
             game.seq = new_state.seq
             game.updated_at = utcnow()
@@ -585,7 +585,7 @@ class GameService:
             return {"games": out}
 
 
-def _event_row(game_id: str, event: Event, state: GameState) -> EventRow:
+def _event_row(game_id: str, event: Event, state: GameState, ends: bool = True) -> EventRow:
     return EventRow(
         game_id=game_id,
         seq=event.seq,
@@ -593,4 +593,5 @@ def _event_row(game_id: str, event: Event, state: GameState) -> EventRow:
         type=event.type,
         data=dict(event.data),
         full_for=full_for(event, state),
+        ends_command=ends,
     )

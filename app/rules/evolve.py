@@ -343,7 +343,13 @@ def _game_finished(state: GameState, d: Mapping[str, Any], e: Event) -> GameStat
     )
 
 
+def _rewound(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+    # the state was rebuilt without the voided events; the dice counter is never rewound
+    return replace(state, next_roll=max(state.next_roll, d["next_roll"]))
+
+
 _HANDLERS: dict[str, Callable[[GameState, Mapping[str, Any], Event], GameState]] = {
+    "rewound": _rewound,
     "deployed": _deployed,
     "turn_started": _turn_started,
     "core_roll": _core_roll,

@@ -81,6 +81,8 @@ class EventRow(Base):
     # who receives the event in full: "all", "A", "B" or "referee" (the others get a stub)
     full_for: Mapped[str] = mapped_column(sa.String(8))
     voided: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # the last event of a command (or a service action): where a referee may rewind to
+    ends_command: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
@@ -107,3 +109,17 @@ class SavedDesign(Base):
     owner_token_hash: Mapped[str] = mapped_column(sa.String(64))
     data: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class Presence(Base):
+    """Open pages and streams, one row each, kept fresh by a heartbeat (any worker)."""
+
+    __tablename__ = "presence"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(sa.String(16))
+    kind: Mapped[str] = mapped_column(sa.String(8))  # page | stream
+    opened_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    last_seen: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))

@@ -1,0 +1,1 @@
+"""The referee's powers through the API and the dashboard."""
