@@ -45,8 +45,12 @@ def seat_cookie(game_id: str) -> str:
     return f"pd_seat_{game_id}"
 
 
+ADMIN_COOKIE = "pd_admin"
+
+
 def cookie_token(request: Request, game_id: str) -> str | None:
-    return request.cookies.get(seat_cookie(game_id)) or None
+    """The page's credential for a game: its seat cookie, else the admin's (referee of all)."""
+    return request.cookies.get(seat_cookie(game_id)) or request.cookies.get(ADMIN_COOKIE) or None
 
 
 def get_referee(request: Request) -> Referee:

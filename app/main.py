@@ -19,10 +19,12 @@ from app.config import Settings
 from app.live import stream
 from app.live.hub import Hub, PgListener
 from app.play.errors import problem_body
-from app.play.referee import PresenceTracker, Referee
+from app.play.presence import PresenceTracker
+from app.play.referee import Referee
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
+from app.web import referee as web_referee
 from app.web import routes as web
 from app.web.security import CsrfFailed
 
@@ -98,7 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
         app.state.service = service
         app.state.referee = Referee(service)
-        app.state.presence = PresenceTracker(service)
+        app.state.presence = PresenceTracker(db)
         listener = None
         if db.postgres:
             listener = PgListener(db, hub, settings.notify_channel)
@@ -126,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
     app.include_router(web.router)
+    app.include_router(web_referee.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 
     @app.get("/healthz", tags=["health"], summary="The process is up")

@@ -5,23 +5,21 @@ becomes a public event — players see the reason, never a hidden fact.
 
 from __future__ import annotations
 
-import secrets
-from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
+from app.play.presence import presence_of
 from app.play.service import Caller, GameService
 from app.rules import Event, evolve, replay
 from app.rules.decide import finish
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
-from app.store.models import EventRow, Game, Presence, Seat, utcnow
+from app.store.models import EventRow, Game, Seat, utcnow
 
-PRESENCE_FRESH = timedelta(seconds=30)  # a heartbeat older than this means "away"
 # referee actions and seat changes are never voided by a rewind (API.md "Referee")
 NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed"}
 
@@ -90,6 +88,8 @@ class Referee:
     async def end(
         self, game_id: str, token: str | None, winner: str, reason: str
     ) -> tuple[dict[str, Any], int]:
+        if winner not in ("A", "B", "draw"):
+            raise E.Invalid("the winner must be A, B or draw")
         async with self.db.session() as session, session.begin():
             game = await self._referee(session, game_id, token)
             if game.status == "finished":
@@ -174,60 +174,3 @@ class Referee:
         async with self.db.session() as session, session.begin():
             game = await self._referee(session, game_id, token)
             return await presence_of(session, game.id)
-
-
-async def presence_of(session: AsyncSession, game_id: str) -> dict[str, Any]:
-    """Per seat: connected now (a fresh heartbeat) and when last seen."""
-    rows = await session.scalars(select(Presence).where(Presence.game_id == game_id))
-    now = utcnow()
-    out: dict[str, Any] = {
-        seat: {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
-        for seat in ("A", "B", "referee", "spectator")
-    }
-    for row in rows:
-        seen = row.last_seen if row.last_seen.tzinfo else row.last_seen.replace(tzinfo=now.tzinfo)
-        entry = out.setdefault(
-            row.seat, {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
-        )
-        fresh = row.closed_at is None and now - seen <= PRESENCE_FRESH
-        if fresh:
-            entry["connected"] = True
-            entry["pages" if row.kind == "page" else "streams"] += 1
-        if entry["last_seen"] is None or seen.isoformat() > entry["last_seen"]:
-            entry["last_seen"] = seen.isoformat()
-    return {"seats": out, "now": now.isoformat()}
-
-
-class PresenceTracker:
-    """Heartbeats of one open page or stream, kept in the database so every worker agrees."""
-
-    def __init__(self, service: GameService) -> None:
-        self.db = service.db
-
-    async def open(self, game_id: str, seat: str, kind: str) -> str:
-        conn_id = secrets.token_hex(8)
-        async with self.db.session() as session, session.begin():
-            session.add(Presence(id=conn_id, game_id=game_id, seat=seat, kind=kind))
-        return conn_id
-
-    async def beat(self, conn_id: str) -> None:
-        async with self.db.session() as session, session.begin():
-            await session.execute(
-                update(Presence).where(Presence.id == conn_id).values(last_seen=utcnow())
-            )
-
-    async def close(self, conn_id: str) -> None:
-        """The row stays as "last seen"; older closed rows of the same seat are dropped."""
-        async with self.db.session() as session, session.begin():
-            row = await session.get(Presence, conn_id)
-            if row is None:
-                return
-            row.closed_at = row.last_seen = utcnow()
-            await session.execute(
-                delete(Presence).where(
-                    Presence.game_id == row.game_id,
-                    Presence.seat == row.seat,
-                    Presence.id != row.id,
-                    Presence.closed_at.is_not(None),
-                )
-            )

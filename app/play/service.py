@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
+from app.play.presence import presence_of
 from app.rules import (
     Event,
     GameSetup,
@@ -460,7 +461,8 @@ class GameService:
         seen["spectators"] = game.spectators
         seen["creator"] = game.creator
         seen["seed_commitment"] = game.seed_commitment
-        seen["seed"] = game.seed if game.status == "finished" else None
+        # the seed is public at the end; the referee holds it from the start (never a player)
+        seen["seed"] = game.seed if game.status == "finished" or caller.seat == "referee" else None
         if game.status == "waiting" or game.paused:
             # nobody can act: the game waits for a seat to be taken or for the referee
             seen["phase"]["awaiting"] = []
@@ -485,6 +487,29 @@ class GameService:
             if seat.side in PLAYER_SEATS:
                 out[seat.side] = {"name": seat.name}
         return out
+
+    async def presence(self, game_id: str, detailed: bool) -> dict[str, Any]:
+        """Who has a page or stream open: "connected"/"away" per seat for everyone, and the
+        times of last contact for the referee."""
+        async with self.db.session() as session, session.begin():
+            seats = (await presence_of(session, game_id))["seats"]
+        if detailed:
+            return dict(seats)
+        return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
+
+    async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
+        """Seqs a referee may rewind to (the last event of each command still in force)."""
+        async with self.db.session() as session, session.begin():
+            rows = await session.execute(
+                select(EventRow.seq, EventRow.turn, EventRow.type)
+                .where(
+                    EventRow.game_id == game_id,
+                    EventRow.ends_command.is_(True),
+                    EventRow.voided.is_(False),
+                )
+                .order_by(EventRow.seq)
+            )
+            return [{"seq": seq, "turn": turn, "type": kind} for seq, turn, kind in rows]
 
     async def read_caller(self, game_id: str, token: str | None) -> Caller:
         async with self.db.session() as session, session.begin():

@@ -55,6 +55,8 @@ class MapModel:
     pings: list[dict[str, float]]
     shots: list[dict[str, Any]]
     gone: list[dict[str, str]]
+    # the referee's layers: what each side currently believes about the other's ships
+    beliefs: dict[str, list[Marker]] = field(default_factory=dict)
 
 
 def _svg(height: float, x: float, y: float) -> tuple[float, float]:
@@ -189,6 +191,10 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         x0, x1 = sorted((z["x0"], z["x1"]))
         y0, y1 = sorted((z["y0"], z["y1"]))
         zone = {"x": x0, "y": h - y1, "w": x1 - x0, "h": y1 - y0}
+    beliefs: dict[str, list[Marker]] = {}
+    if seat == "referee":
+        trails = _whole_tracks(view, events, h)
+        beliefs = {side: _believed(view, side, h) for side in ("A", "B")}
     return MapModel(
         width=w,
         height=h,
@@ -201,7 +207,55 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         pings=_pings(view, events, h),
         shots=_shots(events, h),
         gone=gone,
+        beliefs=beliefs,
     )
+
+
+def _believed(view: Mapping[str, Any], side: str, h: float) -> list[Marker]:
+    """The other side's ships as ``side`` knows them: live and stale markers (public facts)."""
+    out = []
+    for ship in view["ships"]:
+        lk = ship.get("last_known")
+        if ship["side"] == side or not lk or ship["revealed"] not in ("live", "stale"):
+            continue
+        x, y = _svg(h, lk["x"], lk["y"])
+        label = ship["name"] if ship["revealed"] == "live" else f"{ship['name']} (T{lk['turn']})"
+        out.append(
+            Marker(
+                ship["id"],
+                ship["name"],
+                ship["side"],
+                ship["revealed"],
+                x,
+                y,
+                lk["heading"],
+                label,
+                ship["status"],
+            )
+        )
+    return out
+
+
+def _whole_tracks(
+    view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], h: float
+) -> list[dict[str, Any]]:
+    """Every ship's whole secret track, from deployment on (the referee's log is unredacted)."""
+    sides = {s["id"]: s["side"] for s in view["ships"]}
+    tracks: dict[str, list[tuple[float, float]]] = {}
+    for e in events:
+        if e.get("voided") or e.get("redacted"):
+            continue
+        if e["type"] == "deployed":
+            for p in e["data"]["ships"]:
+                tracks[p["ship"]] = [_svg(h, p["position"]["x"], p["position"]["y"])]
+        elif e["type"] == "ship_moved":
+            track = tracks.setdefault(e["data"]["ship"], [])
+            track.extend(_svg(h, p["x"], p["y"]) for p in e["data"]["path"])
+    return [
+        {"ship": ship, "side": sides.get(ship, "A"), "points": " ".join(f"{x},{y}" for x, y in pts)}
+        for ship, pts in tracks.items()
+        if len(pts) > 1
+    ]
 
 
 def _pings(

@@ -219,6 +219,9 @@ async def _context(
     awaiting = view["phase"]["awaiting"]
     your_move = seat in awaiting
     seat_link = str(request.url_for("seat", token=token)) if token and seat in ("A", "B") else None
+    referee = seat == "referee"
+    presence = await service.presence(game_id, detailed=referee)
+    boundaries = await service.command_boundaries(game_id) if referee else []
     gid = view["game_id"]
     names = {s["id"]: s["name"] for s in view["ships"]}
 
@@ -251,6 +254,8 @@ async def _context(
         "your_move": your_move,
         "error": error,
         "seat_link": seat_link,
+        "presence": presence,
+        "boundaries": boundaries,
         # one key per game state: a double submit applies once, the next state gets a new key
         "idem": f"web-{view['seq']}",
         "title": ("Your move — " if your_move else "") + "pingduel",
@@ -285,7 +290,9 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
         return Response(status_code=204, headers=NO_STORE)
     # hand the key to the fresh block so the next refresh can be skipped when nothing changed
     body = bytes(response.body).replace(b"__FRAGMENT_KEY__", key.encode(), 1)
-    return HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
+    fresh = HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
+    issue_cookies(request, fresh)  # the block's forms carry a CSRF value for this cookie
+    return fresh
 
 
 @router.get("/games/{game_id}/record.json", response_model=None)

@@ -202,6 +202,11 @@
     else if (document.getElementById("deploy-form")) drawDeployment();
     else clear();
   });
+  // the referee's belief layers
+  document.addEventListener("change", function (event) {
+    const toggle = event.target.closest("input[data-belief]");
+    if (toggle) wrap.classList.toggle("show-belief-" + toggle.dataset.belief, toggle.checked);
+  });
   // "hold fire" sends the declaration with no shots, whatever boxes are ticked
   document.addEventListener("click", function (event) {
     const hold = event.target.closest("button[data-hold]");

@@ -1,0 +1,76 @@
+"""Presence: which seats have a page or stream open right now, and when each was last seen.
+
+Each open page or stream is a row with a heartbeat, kept in the database so that every worker
+sees the same picture; a heartbeat older than ``PRESENCE_FRESH`` means "away".
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.store.db import Database
+from app.store.models import Presence, utcnow
+
+PRESENCE_FRESH = timedelta(seconds=30)
+
+
+async def presence_of(session: AsyncSession, game_id: str) -> dict[str, Any]:
+    """Per seat: connected now (a fresh heartbeat) and when last seen."""
+    rows = await session.scalars(select(Presence).where(Presence.game_id == game_id))
+    now = utcnow()
+    out: dict[str, Any] = {
+        seat: {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
+        for seat in ("A", "B", "referee", "spectator")
+    }
+    for row in rows:
+        seen = row.last_seen if row.last_seen.tzinfo else row.last_seen.replace(tzinfo=now.tzinfo)
+        entry = out.setdefault(
+            row.seat, {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
+        )
+        fresh = row.closed_at is None and now - seen <= PRESENCE_FRESH
+        if fresh:
+            entry["connected"] = True
+            entry["pages" if row.kind == "page" else "streams"] += 1
+        if entry["last_seen"] is None or seen.isoformat() > entry["last_seen"]:
+            entry["last_seen"] = seen.isoformat()
+    return {"seats": out, "now": now.isoformat()}
+
+
+class PresenceTracker:
+    """Heartbeats of one open page or stream, kept in the database so every worker agrees."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def open(self, game_id: str, seat: str, kind: str) -> str:
+        conn_id = secrets.token_hex(8)
+        async with self.db.session() as session, session.begin():
+            session.add(Presence(id=conn_id, game_id=game_id, seat=seat, kind=kind))
+        return conn_id
+
+    async def beat(self, conn_id: str) -> None:
+        async with self.db.session() as session, session.begin():
+            await session.execute(
+                update(Presence).where(Presence.id == conn_id).values(last_seen=utcnow())
+            )
+
+    async def close(self, conn_id: str) -> None:
+        """The row stays as "last seen"; older closed rows of the same seat are dropped."""
+        async with self.db.session() as session, session.begin():
+            row = await session.get(Presence, conn_id)
+            if row is None:
+                return
+            row.closed_at = row.last_seen = utcnow()
+            await session.execute(
+                delete(Presence).where(
+                    Presence.game_id == row.game_id,
+                    Presence.seat == row.seat,
+                    Presence.id != row.id,
+                    Presence.closed_at.is_not(None),
+                )
+            )

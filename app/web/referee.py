@@ -1,0 +1,130 @@
+"""The referee's pages: the admin home (every game), login, and the dashboard's actions.
+
+The game page itself serves the referee seat (and the admin, referee of every game) with the
+omniscient map, both record sheets and the unredacted log (``routes.game_page``); the forms here
+carry out the referee's actions through the same service as ``/api/v1/.../referee``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app.deps import ADMIN_COOKIE, ServiceDep, cookie_token
+from app.play import errors as E
+from app.play.referee import Referee
+from app.web.routes import NO_STORE, _context, _field, _page
+from app.web.security import check_csrf
+
+router = APIRouter(include_in_schema=False)
+FILTERS = {"all", "active", "waiting", "finished", "your_call"}
+
+
+def _ago(stamp: str) -> str:
+    then = datetime.fromisoformat(stamp)
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    seconds = int((datetime.now(UTC) - then).total_seconds())
+    if seconds < 90:
+        return f"{seconds} s"
+    if seconds < 90 * 60:
+        return f"{seconds // 60} min"
+    if seconds < 48 * 3600:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86400} days"
+
+
+@router.get("/referee", response_model=None)
+async def home(request: Request, service: ServiceDep) -> Response:
+    token = request.cookies.get(ADMIN_COOKIE)
+    if not token or not service.is_admin(token):
+        return _page(request, "referee_login.html", {"error": None})
+    wanted = request.query_params.get("filter", "all")
+    wanted = wanted if wanted in FILTERS else "all"
+    games = (await service.list_games(token))["games"]
+    rows = []
+    for g in games:
+        waiting_on_player = g["status"] == "active" and not g["paused"] and g["awaiting"]
+        if wanted == "active" and g["status"] != "active":
+            continue
+        if wanted == "waiting" and not waiting_on_player:
+            continue
+        if wanted == "finished" and g["status"] != "finished":
+            continue
+        if wanted == "your_call" and not g["paused"]:
+            continue
+        rows.append({**g, "since": _ago(g["updated_at"]), "waiting_on_player": waiting_on_player})
+    return _page(request, "referee_home.html", {"games": rows, "filter": wanted})
+
+
+@router.post("/referee/login", response_model=None)
+async def login(request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    token = (_field(form, "token") or "").strip()
+    if not service.is_admin(token):
+        return _page(request, "referee_login.html", {"error": "That is not the admin token."}, 401)
+    response = RedirectResponse("/referee", status_code=303, headers=NO_STORE)
+    response.set_cookie(
+        ADMIN_COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+        max_age=60 * 60 * 12,
+    )
+    return response
+
+
+@router.post("/referee/logout", response_model=None)
+async def logout(request: Request) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    response = RedirectResponse("/referee", status_code=303, headers=NO_STORE)
+    response.delete_cookie(ADMIN_COOKIE, path="/")
+    return response
+
+
+@router.post("/games/{game_id}/referee/{action}", response_model=None)
+async def act(game_id: str, action: str, request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    referee: Referee = request.app.state.referee
+    token = cookie_token(request, game_id)
+    reason = (_field(form, "reason") or "").strip()[:500]
+    shown: dict[str, Any] = {}
+    try:
+        if not reason:
+            raise E.Invalid("write the reason: the players will read it")
+        if action == "pause":
+            _, seq = await referee.pause(game_id, token, reason)
+        elif action == "resume":
+            _, seq = await referee.resume(game_id, token, reason)
+        elif action == "end":
+            _, seq = await referee.end(game_id, token, _field(form, "winner") or "", reason)
+        elif action == "rewind":
+            to_seq = _field(form, "to_seq") or ""
+            if not to_seq.isdigit():
+                raise E.Invalid("choose the command to rewind to")
+            _, seq = await referee.rewind(game_id, token, int(to_seq), reason)
+        elif action == "replace-seat":
+            side = _field(form, "side") or ""
+            result, seq = await referee.replace_seat(game_id, token, side, reason)
+            shown = {"side": side, "link": str(request.url_for("seat", token=result["token"]))}
+        else:
+            raise E.NotFound(f"no referee action {action!r}")
+    except E.Problem as error:
+        if isinstance(error, E.Unauthorized | E.Forbidden | E.UnknownGame):
+            return _page(
+                request, "message.html", {"title": error.title, "text": error.detail}, error.status
+            )
+        context = await _context(request, service, game_id, error=error.detail)
+        return _page(request, "game.html", context, error.status)
+    await service.db.hint(game_id, seq)
+    if shown:
+        return _page(request, "seat_replaced.html", {"game_id": game_id, **shown})
+    return RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
