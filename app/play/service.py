@@ -178,9 +178,14 @@ class GameService:
             if req.scenario not in PRESET_SCENARIOS:
                 known = ", ".join(sorted(PRESET_SCENARIOS))
                 raise E.UnknownScenario(f"no scenario {req.scenario!r}; known: {known}")
+            if req.table is not None:
+                # a scenario's zones are drawn for its own table
+                raise E.Invalid("a scenario brings its own table: drop 'table' or give 'sides'")
             setup = GameSetup.from_scenario(req.scenario, req.movement)
             if req.turn_limit is not None:
                 setup = replace(setup, turn_limit=req.turn_limit)
+            if req.ping_range is not None:
+                setup = replace(setup, ping_range=req.ping_range)
             return setup
         if req.sides is None:
             raise E.Invalid("give a scenario (see GET /api/v1/scenarios) or explicit sides")

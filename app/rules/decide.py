@@ -376,7 +376,8 @@ def _end_activation(b: _Builder, seat: str, cmd: EndActivation) -> None:
 def _fire(b: _Builder, seat: str, cmd: Fire) -> None:
     phase = b.state.phase
     if phase.step != FIRE:
-        raise WrongStep("no fire window is open")
+        # RULES §7: a declaration for a closed window is refused as stale
+        raise StaleState(f"fire window {cmd.window} is closed: no fire window is open now")
     if cmd.window != phase.window:
         raise StaleState(f"fire window {cmd.window} is closed; the open window is {phase.window}")
     if seat not in phase.awaiting:

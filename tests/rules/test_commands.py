@@ -403,8 +403,8 @@ def test_commands_during_deployment_are_the_wrong_step() -> None:
         err = refused(state, "A", command, "wrong_step", "conflict")
         assert "the game is in deployment" in err.detail
         assert "after both sides deploy" in err.detail
-    err = refused(state, "A", fire(2), "wrong_step")
-    assert err.detail == "no fire window is open"
+    err = refused(state, "A", fire(2), "stale_state")
+    assert err.detail == "fire window 2 is closed: no fire window is open now"
     err = refused(state, "A", {"type": "core_action", "ship": "a1", "action": "dump"}, "wrong_step")
     assert "during deployment" in err.detail
 
