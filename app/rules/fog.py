@@ -171,8 +171,11 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
     elif phase.side == seat:
         ship = state.active_ship
         if phase.step == ACTIVATE:
-            commands += ["activate", "ping", "move"]
             ready = [s for s in state.ships_of(seat) if s.in_play and not s.activated]
+            commands.append("activate")
+            # a ship out of control can only be named with activate (it drifts)
+            if any(not s.out_of_control for s in ready):
+                commands += ["ping", "move"]
             out["activatable"] = [s.id for s in ready]
             # what each could be ordered once named (move and ping name the ship themselves)
             out["ship_limits"] = {s.id: order_limits(state, s) for s in ready}

@@ -409,7 +409,8 @@ def _zero_orders(movement: str) -> dict[str, Any]:
 
 
 def _inside(table: Mapping[str, Any], p: Vec, margin: float) -> bool:
-    return margin <= p.x <= table["width"] - margin and margin <= p.y <= table["height"] - margin
+    width, height = float(table["width"]), float(table["height"])
+    return margin <= p.x <= width - margin and margin <= p.y <= height - margin
 
 
 def _in_range(rng: random.Random, lo: float, hi: float) -> float:

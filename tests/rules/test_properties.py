@@ -9,8 +9,10 @@
 5. Public-fact determinism: two games that differ only in hidden facts give every seat the same
    number and types of events, and wait for the same seats.
 
-The random player lives in ``tests/rules/randplay.py``. Two meta-tests plant a leak and a
-behavioural tell in the engine (monkeypatched) and check that properties 1 and 5 catch them.
+The random player lives in ``tests/rules/randplay.py``. Meta-tests keep the properties honest:
+they plant a leak in the view and a secret in a public event (property 1 must fail), a
+behavioural tell (property 5 must fail), and hand-made resurrections of lost systems and hull
+(property 3 must fail), by monkeypatching the engine or folding made-up events.
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules import GameSetup, ShipEntry, evolve, redact, replay, view, visible
+from app.rules import (
+    GameSetup,
+    ShipEntry,
+    evolve,
+    game_started,
+    redact,
+    replay,
+    start_state,
+    view,
+    visible,
+)
 from app.rules.designs import preset
 from app.rules.events import Event
 from app.rules.geometry import Vec
@@ -42,7 +54,7 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 scenarios = st.sampled_from(SCENARIOS)
 movements = st.sampled_from(MOVEMENTS)
 fast = settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 
 # what a ShipView may hold for a ship the caller does not own (API.md "The view")
@@ -87,8 +99,10 @@ def owns(seat: str, side: str) -> bool:
 
 # -- 1. no leak ----------------------------------------------------------------------------------
 def _distinctive(value: float) -> str | None:
-    """The JSON text of a coordinate, if it is specific enough to scan for (≥ 4 decimals)."""
-    text = json.dumps(float(value))
+    """The JSON text of a coordinate's magnitude, if specific enough to scan for (≥ 4 decimals).
+
+    Magnitudes, because a sign is no disguise and vector velocities share components up to it."""
+    text = json.dumps(abs(float(value)))
     if "e" in text or "." not in text:
         return text if "e" in text else None
     return text if len(text.split(".")[1]) >= 4 else None
@@ -153,7 +167,7 @@ def scan(text: str, secrets: set[str], where: str) -> None:
     if not secrets:
         return
     pattern = re.compile(
-        r"(?<![\d.])(" + "|".join(re.escape(s) for s in sorted(secrets)) + r")(?![\d])"
+        r"(?<![\d.])-?(" + "|".join(re.escape(s) for s in sorted(secrets)) + r")(?![\d])"
     )
     found = pattern.search(text)
     if found is not None:
@@ -161,11 +175,14 @@ def scan(text: str, secrets: set[str], where: str) -> None:
         raise AssertionError(f"{where}: hidden coordinate {found.group(1)} appears: …{context}")
 
 
-def check_view(state: GameState, seat: str) -> dict[str, Any]:
-    """Structural checks of one seat's view against the referee's state."""
+def check_view(
+    state: GameState, seat: str, referee: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Structural checks of one seat's view against the referee's state (and view)."""
     v = view(state, seat)
     truth = {s.id: s for s in state.ships}
-    referee = {s["id"]: s for s in view(state, "referee")["ships"]}
+    if referee is None:
+        referee = {s["id"]: s for s in view(state, "referee")["ships"]}
     for sv in v["ships"]:
         ship = truth[sv["id"]]
         where = f"{seat}'s view of {ship.id} at seq {state.seq}"
@@ -199,7 +216,7 @@ def check_view(state: GameState, seat: str) -> dict[str, Any]:
             assert truth[legal["order_limits"]["ship"]].side == seat
         for ship_id in legal.get("deploy", {}):
             assert truth[ship_id].side == seat
-        for ship_id in legal.get("activatable", []):
+        for ship_id in [*legal.get("activatable", []), *legal.get("ship_limits", {})]:
             assert truth[ship_id].side == seat
     if phase["fire"] is not None:
         assert set(phase["fire"]["declared"]) <= set(PLAYERS), phase["fire"]
@@ -222,22 +239,25 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
         assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
     elif event.type == "ping":
         assert not r.get("redacted"), where
+        # the target's ECM dice (those that count, and those drawn) are its owner's only
         for item in r["data"]["detections"]:
             if not owns(seat, state.ship(item["target"]).side):
-                assert "ecm_dice" not in item, f"{where}: ECM dice of {item['target']}"
-        stripped = {
-            **full["data"],
-            "detections": [
-                {k: v for k, v in item.items() if k != "ecm_dice"}
-                for item in full["data"]["detections"]
-            ],
-        }
-        assert {**r["data"], "detections": stripped["detections"]} == stripped, where
+                ecm = [k for k in item if k.startswith("ecm")]
+                assert not ecm, f"{where}: {ecm} of {item['target']}"
+        public = [
+            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            for item in full["data"]["detections"]
+        ]
+        mine = [
+            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            for item in r["data"]["detections"]
+        ]
+        assert {**r["data"], "detections": mine} == {**full["data"], "detections": public}, where
     else:
         # every other event is a public fact, the same for everyone
         assert r == full, f"{where}: {r} != {full}"
-    if visible(event, seat, state) and event.type != "ping":
-        assert r == full, where
+    # visible() says whether the seat gets the event in full; redact() must agree
+    assert visible(event, seat, state) == (r == full), f"{where}: visible() disagrees"
     return r
 
 
@@ -247,8 +267,9 @@ def check_no_leak(step: Step, tracker: SecretTracker) -> None:
         tracker.feed(event)
         for seat in OBSERVERS:
             received[seat].append(check_event(event, seat, after))
+    referee = {s["id"]: s for s in view(step.after, "referee")["ships"]}
     for seat in OBSERVERS:
-        v = check_view(step.after, seat)
+        v = check_view(step.after, seat, referee)
         secrets = tracker.secrets_for(seat, step.after)
         scan(json.dumps(v), secrets, f"{seat}'s view at seq {step.after.seq}")
         scan(json.dumps(received[seat]), secrets, f"{seat}'s events up to {step.after.seq}")
@@ -266,7 +287,7 @@ def leak_checked_game(seed: int, scenario: str, movement: str) -> GameState:
 
 
 @settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 @given(seed=seeds, scenario=scenarios, movement=movements)
 def test_no_seat_learns_a_secret(seed: int, scenario: str, movement: str) -> None:
@@ -280,13 +301,13 @@ def test_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> Non
     honest = fog.ship_view
 
     def leaky(state: GameState, ship: Any, seat: str) -> dict[str, Any]:
-        out = honest(state, ship, seat)
+        out: dict[str, Any] = honest(state, ship, seat)
         if ship.revealed == "unseen" and ship.position is not None and seat != "referee":
             out["position"] = ship.position.to_dict()
         return out
 
     monkeypatch.setattr(fog, "ship_view", leaky)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="view of"):
         leak_checked_game(1, "duel", "cinematic")
 
 
@@ -301,7 +322,8 @@ def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.Mo
             ship = self.state.ship(data["ship"])
             if ship.position is not None:
                 data = {**data, "note": [ship.position.x, ship.position.y]}
-        return emit(self, kind, data, turn)
+        event: Event = emit(self, kind, data, turn)
+        return event
 
     monkeypatch.setattr(decide_module._Builder, "emit", chatty)
     with pytest.raises(AssertionError, match="hidden coordinate"):
@@ -374,6 +396,35 @@ def test_damage_only_accumulates_and_repairs_are_explained(
     random_game(random.Random(seed), scenario, movement=movement, on_step=check)
 
 
+def test_conservation_check_tells_repairs_from_resurrections() -> None:
+    """Meta: the checker of property 3 on hand-made events (the bug it caught in random games:
+    a second threshold hit on a lost bridge turned it from destroyed back to damaged)."""
+    before = start_state(game_started("meta", GameSetup.from_scenario("duel")))
+
+    def fold(state: GameState, kind: str, data: dict[str, Any]) -> tuple[Event, GameState]:
+        event = Event(state.seq + 1, 1, kind, data)
+        return event, evolve(state, event)
+
+    hit = {"ship": "a1", "system": "fc-1", "type": "fire_control", "cause": "threshold"}
+    e1, damaged = fold(before, "system_damaged", {**hit, "status": "damaged"})
+    check_conservation(e1, before, damaged)
+    repair = {"ship": "a1", "parties": 2, "rolls": []}
+    attempt = {"system": "fc-1", "parties": 2, "die": 6, "needed": 5, "repaired": True}
+    e2, repaired = fold(damaged, "damage_control", {**repair, "attempts": [attempt]})
+    check_conservation(e2, damaged, repaired)  # damaged -> ok, explained by the repair
+    e3, lost = fold(damaged, "system_damaged", {**hit, "status": "destroyed"})
+    check_conservation(e3, damaged, lost)
+    e4, back = fold(lost, "system_damaged", {**hit, "status": "damaged"})
+    with pytest.raises(AssertionError, match="destroyed -> damaged"):
+        check_conservation(e4, lost, back)
+    e5, unexplained = fold(damaged, "system_damaged", {**hit, "status": "ok"})
+    with pytest.raises(AssertionError, match="damaged -> ok"):
+        check_conservation(e5, damaged, unexplained)
+    e6, healed = fold(damaged, "damage", {"ship": "a1", "armour_lost": 0, "hull_lost": -1})
+    with pytest.raises(AssertionError, match="hull_lost went down"):
+        check_conservation(e6, damaged, healed)
+
+
 # -- 4. liveness ---------------------------------------------------------------------------------
 @fast
 @given(seed=seeds, scenario=scenarios, movement=movements)
@@ -383,13 +434,14 @@ def test_an_active_game_always_awaits_somebody_and_ends(
     setup = setup_of(scenario, movement)
 
     def check(step: Step) -> None:
-        if step.after.status != "active":
-            return
-        waits = [view(step.after, seat)["phase"]["awaiting"] for seat in (*OBSERVERS, "referee")]
-        assert waits[0], f"active at seq {step.after.seq} but awaiting nobody"
-        assert all(w == waits[0] for w in waits), waits
-        assert set(waits[0]) <= set(PLAYERS)
-        assert step.after.turn <= setup.turn_limit
+        for state in (step.before, step.after):
+            if state.status != "active":
+                continue
+            waits = [view(state, seat)["phase"]["awaiting"] for seat in (*OBSERVERS, "referee")]
+            assert waits[0], f"active at seq {state.seq} but awaiting nobody"
+            assert all(w == waits[0] for w in waits), waits
+            assert set(waits[0]) <= set(PLAYERS)
+            assert state.turn <= setup.turn_limit
 
     final, events = random_game(random.Random(seed), setup, max_commands=3000, on_step=check)
     assert final.status == "finished"
@@ -401,15 +453,20 @@ def test_an_active_game_always_awaits_somebody_and_ends(
 
 
 # -- 5. public-fact determinism ------------------------------------------------------------------
-def quiet_setup(n_a: int, n_b: int, movement: str) -> GameSetup:
-    """Scouts only: enhanced sensors and no ECM, so every ping reveals every enemy in play; no
-    ping range. With every fire declaration empty, nothing hidden can change a public outcome."""
-    scout = preset("scout")
-    assert not any(s.type in ("ecm", "area_ecm") for s in scout.all_systems())
+QUIET_DESIGNS = ("scout", "frigate")
+
+
+def quiet_setup(a: tuple[str, ...], b: tuple[str, ...], movement: str) -> GameSetup:
+    """Scouts (no ECM: a ping always reveals them) and frigates (ECM but no area ECM: one ECM
+    die counts wherever they are), no ping range. Whether a ping reveals depends only on the
+    dice, and with every fire declaration empty nothing hidden can change a public outcome."""
+    for design_id in (*a, *b):
+        design = preset(design_id)
+        assert not any(s.type == "area_ecm" for s in design.all_systems())
     return GameSetup(
         ships={
-            "A": [ShipEntry(f"A{i}", scout) for i in range(n_a)],
-            "B": [ShipEntry(f"B{i}", scout) for i in range(n_b)],
+            "A": [ShipEntry(f"A{i}", preset(d)) for i, d in enumerate(a)],
+            "B": [ShipEntry(f"B{i}", preset(d)) for i, d in enumerate(b)],
         },
         movement=movement,
         turn_limit=6,
@@ -451,19 +508,23 @@ def assert_same_public_trace(a: dict[str, Any], b: dict[str, Any]) -> None:
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 @given(
     public_seed=seeds,
     hidden_seeds=st.tuples(seeds, seeds),
-    n_a=st.integers(1, 3),
-    n_b=st.integers(1, 3),
+    a=st.lists(st.sampled_from(QUIET_DESIGNS), min_size=1, max_size=3).map(tuple),
+    b=st.lists(st.sampled_from(QUIET_DESIGNS), min_size=1, max_size=3).map(tuple),
     movement=movements,
 )
 def test_hidden_facts_do_not_change_what_seats_receive(
-    public_seed: int, hidden_seeds: tuple[int, int], n_a: int, n_b: int, movement: str
+    public_seed: int,
+    hidden_seeds: tuple[int, int],
+    a: tuple[str, ...],
+    b: tuple[str, ...],
+    movement: str,
 ) -> None:
-    setup = quiet_setup(n_a, n_b, movement)
+    setup = quiet_setup(a, b, movement)
     roaming = public_trace(public_seed, hidden_seeds[0], setup, still=False)
     other = public_trace(public_seed, hidden_seeds[1], setup, still=False)
     parked = public_trace(public_seed, hidden_seeds[0], setup, still=True)
@@ -481,13 +542,13 @@ def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch
     emit = decide_module._Builder.emit
 
     def tell(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
-        event = emit(self, kind, data, turn)
+        event: Event = emit(self, kind, data, turn)
         if kind == "ship_moved" and data["from"] == data["to"]:
             emit(self, "ship_stationary", {"ship": data["ship"]})
         return event
 
     monkeypatch.setattr(decide_module._Builder, "emit", tell)
-    setup = quiet_setup(1, 1, "cinematic")
+    setup = quiet_setup(("scout",), ("frigate",), "cinematic")
     roaming = public_trace(7, 8, setup, still=False)
     parked = public_trace(7, 8, setup, still=True)
     assert any(roaming["_moved"])
@@ -497,7 +558,7 @@ def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch
 
 def test_quiet_setup_fights_nobody() -> None:
     """The pair's setting: no shots are ever declared, so no damage can differ."""
-    setup = quiet_setup(2, 2, "vector")
+    setup = quiet_setup(("scout", "frigate"), ("frigate", "scout"), "vector")
     final, events = random_game(
         random.Random(5),
         setup,
