@@ -18,7 +18,7 @@ from sse_starlette import EventSourceResponse
 
 from app.deps import ServiceDep, TokenDep, cookie_token
 from app.live.hub import Hub
-from app.play.errors import Problem
+from app.play.errors import Problem, Unauthorized
 from app.problems import documented
 
 router = APIRouter(tags=["games"])
@@ -106,7 +106,15 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
     """For the game page: only "the game is at seq S" (``event: seq``), never a payload; each
     page then re-fetches its own fragments. The seat comes from the page's cookie."""
     token = cookie_token(request, game_id)
-    caller = await service.read_caller(game_id, token)
+    try:
+        caller = await service.read_caller(game_id, token)
+    except Unauthorized:
+        if token is None:
+            raise
+        # a stale seat cookie (the seat was replaced): the page fell back to the spectator's
+        # view (``routes._context``), so it follows the game as a spectator
+        token = None
+        caller = await service.read_caller(game_id, None)
     hub: Hub = request.app.state.hub
     settings = request.app.state.settings
     sub = hub.subscribe(game_id)

@@ -78,11 +78,12 @@ class Database:
         if self.postgres:
             try:
                 async with self.engine.connect() as conn:
-                    await conn.execute(
+                    # autocommit: the NOTIFY goes out at once, without BEGIN/COMMIT round trips
+                    auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                    await auto.execute(
                         text("SELECT pg_notify(:channel, :payload)"),
                         {"channel": self.channel, "payload": f"{game_id}:{seq}"},
                     )
-                    await conn.commit()
             except Exception:  # a lost hint only delays streams: they re-check the log
                 log.warning("pg_notify failed for %s:%s", game_id, seq, exc_info=True)
 

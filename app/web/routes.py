@@ -21,7 +21,7 @@ from app.deps import ServiceDep, cookie_token
 from app.play import errors as E
 from app.play.designs import presets
 from app.play.service import GameService, NewGame, NewShip, NewSide
-from app.rules.errors import RulesError
+from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.web import mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
@@ -227,9 +227,12 @@ async def _context(
 
     def refresh(name: str) -> Markup:
         # each block refreshes itself when the live stream says the game moved on; the key
-        # lets the server answer 204 when the block would come out the same
+        # lets the server answer 204 when the block would come out the same; a hint that
+        # arrives while a refresh is out replaces it (htmx would queue it on the element the
+        # swap removes, and the page would stay behind until the next move)
         return Markup(
             f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
+            'hx-sync="this:replace" hx-disinherit="hx-sync" '
             'hx-swap="outerHTML" hx-vals=\'{"key": "__FRAGMENT_KEY__"}\''
         )
 
@@ -408,6 +411,10 @@ async def act(game_id: str, request: Request, service: ServiceDep) -> Response:
         body = command_from_form(form, view)
         result = await service.command(game_id, token, body, _field(form, "idem") or None)
     except (E.Problem, RulesError) as error:
+        if isinstance(error, E.IdempotencyKeyReused):
+            # the form's key belongs to a page whose form was already sent with other orders
+            # (a second tab, or Back): that page is stale
+            error = StaleState("the game has moved on since this form was shown; here it is now")
         status = error.status if isinstance(error, E.Problem) else 422
         if isinstance(error, RulesError):
             status = {"conflict": 409, "forbidden": 403}.get(error.kind, 422)

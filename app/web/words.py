@@ -22,6 +22,11 @@ def _heading(h: int | None) -> str:
     return "?" if h is None else f"{CLOCK[h % 12]} o'clock"
 
 
+def _cap(text: str) -> str:
+    """Upper-case the first letter only (``str.capitalize`` would lower-case ship names)."""
+    return text[:1].upper() + text[1:]
+
+
 class Teller:
     """Tells events for one seat; ship names and sides come from the view's roster."""
 
@@ -42,6 +47,11 @@ class Teller:
             return "you"
         return self.side_names.get(side, f"side {side}")
 
+    def does(self, side: str | None, verb: str) -> str:
+        """ "you activate" but "Raiders activates" (a side's name is one subject)."""
+        who = self.side(side)
+        return f"{who} {verb}" if who == "you" else f"{who} {verb}s"
+
     def tell(self, event: Mapping[str, Any]) -> str:
         kind = str(event["type"])
         method = getattr(self, f"_{kind}", None)
@@ -59,30 +69,50 @@ class Teller:
         who = d.get("name") or "A player"
         text = f"{who} took side {d['side']}."
         if d.get("game_active"):
-            text += " Both seats are taken: deploy your ships."
+            text += (
+                " Both seats are taken: deploy your ships."
+                if self.seat in ("A", "B")
+                else " Both seats are taken: the sides deploy."
+            )
         return text
+
+    # the referee's actions: public events whose written reason everybody reads
+    def _paused(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"The referee paused the game: {d.get('reason', '')}"
+
+    def _resumed(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"The referee resumed the game: {d.get('reason', '')}"
+
+    def _rewound(self, d: Mapping[str, Any], e: Any) -> str:
+        void = d.get("voided")
+        what = f"events {void[0]}–{void[1]} voided" if void else "nothing voided"
+        return (
+            f"The referee rewound the game to event {d['to_seq']} ({what}): {d.get('reason', '')}"
+        )
+
+    def _seat_replaced(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"The referee gave side {d['side']} a new seat link: {d.get('reason', '')}"
 
     def _deployed(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
         if e.get("redacted"):
-            return f"{self.side(d['side']).capitalize()} deployed in secret."
+            return f"{_cap(self.side(d['side']))} deployed in secret."
         parts = [
             f"{self.names.get(p['ship'], p['ship'])} at {_pos(p['position'])} facing "
             f"{_heading(p['heading'])}"
             for p in d["ships"]
         ]
-        return f"{self.side(d['side']).capitalize()} deployed: " + "; ".join(parts) + "."
+        return f"{_cap(self.side(d['side']))} deployed: " + "; ".join(parts) + "."
 
     def _turn_started(self, d: Mapping[str, Any], e: Any) -> str:
-        first = self.side(d["first_side"])
         if d.get("rolloff"):
             rolls = ", ".join(f"{a}–{b}" for a, b in d["rolloff"])
             why = f"roll-off A–B {rolls}"
         else:
             why = "more ships in play"
-        return f"Turn {d['turn']} begins: {first} activate first ({why})."
+        return f"Turn {d['turn']} begins: {self.does(d['first_side'], 'activate')} first ({why})."
 
     def _activation_started(self, d: Mapping[str, Any], e: Any) -> str:
-        return f"{self.ship(d['ship']).capitalize()} activates."
+        return f"{_cap(self.ship(d['ship']))} activates."
 
     def _ping(self, d: Mapping[str, Any], e: Any) -> str:
         found = []
@@ -97,7 +127,7 @@ class Teller:
             found.append(f"{target} {verdict} — {_dice(item['ping_dice'])}{against}")
         what = "; ".join(found) if found else "no enemy in play"
         return (
-            f"{self.ship(d['ship']).capitalize()} pinged with {d['sensors']} sensors at "
+            f"{_cap(self.ship(d['ship']))} pinged with {d['sensors']} sensors at "
             f"{_pos(d['position'])}: {what}."
         )
 
@@ -106,24 +136,28 @@ class Teller:
             d["cause"], d["cause"]
         )
         return (
-            f"{self.ship(d['ship']).capitalize()} revealed by {why} at {_pos(d['position'])}, "
+            f"{_cap(self.ship(d['ship']))} revealed by {why} at {_pos(d['position'])}, "
             f"facing {_heading(d['heading'])}."
         )
 
     def _ship_moved(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
-        name = self.ship(d["ship"]).capitalize()
+        name = _cap(self.ship(d["ship"]))
         if e.get("redacted"):
             return f"{name} drifted out of control." if d.get("drift") else f"{name} moved."
         orders = d.get("orders", {})
-        plan = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in orders.items() if k != "leave")
+        # sorted: the same words whatever order the database kept the keys in (speed change
+        # before turn, rotate before thrust)
+        plan = ", ".join(
+            f"{k.replace('_', ' ')} {v:+d}" for k, v in sorted(orders.items()) if k != "leave"
+        )
         verb = "drifted" if d.get("drift") else "moved"
         return f"{name} {verb} ({plan}) to {_pos(d['to'])}, facing {_heading(d['heading'])}."
 
     def _ship_left(self, d: Mapping[str, Any], e: Any) -> str:
-        return f"{self.ship(d['ship']).capitalize()} left the battle."
+        return f"{_cap(self.ship(d['ship']))} left the battle."
 
     def _activation_ended(self, d: Mapping[str, Any], e: Any) -> str:
-        name = self.ship(d["ship"]).capitalize()
+        name = _cap(self.ship(d["ship"]))
         return f"{name}'s activation ends" + (" — on overwatch." if d["overwatch"] else ".")
 
     def _fire_window(self, d: Mapping[str, Any], e: Any) -> str:
@@ -133,7 +167,7 @@ class Teller:
         return f"Fire window {d['window']} opens: waiting for {who} to declare."
 
     def _fire_declared(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
-        who = self.side(d["side"]).capitalize()
+        who = _cap(self.side(d["side"]))
         if e.get("redacted"):
             return f"{who} declared fire (revealed when both are in)."
         n = len(d["shots"])
@@ -144,7 +178,7 @@ class Teller:
             return "The volley: nobody fired."
         lines = []
         for s in d["shots"]:
-            who = f"{self.ship(s['ship']).capitalize()} {s['weapon']} → {self.ship(s['target'])}"
+            who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.ship(s['target'])}"
             if s.get("cancelled"):
                 lines.append(f"{who}: cancelled")
                 continue
@@ -157,7 +191,7 @@ class Teller:
 
     def _damage(self, d: Mapping[str, Any], e: Any) -> str:
         text = (
-            f"{self.ship(d['ship']).capitalize()} takes {d['armour_lost'] + d['hull_lost']} "
+            f"{_cap(self.ship(d['ship']))} takes {d['armour_lost'] + d['hull_lost']} "
             f"damage ({d['armour_lost']} armour, {d['hull_lost']} hull)"
         )
         if d["rows_finished"]:
@@ -165,18 +199,18 @@ class Teller:
         return text + "."
 
     def _threshold_check(self, d: Mapping[str, Any], e: Any) -> str:
-        failed = [r["system"] for r in d["results"] if r["failed"]]
+        failed = [r["system"].replace("_", " ") for r in d["results"] if r["failed"]]
         bonus = f", +{d['bonus']}" if d["bonus"] else ""
         dice = _dice([r["die"] for r in d["results"]])
         outcome = f"failed: {', '.join(failed)}" if failed else "everything holds"
         return (
-            f"{self.ship(d['ship']).capitalize()} threshold check (fails on {d['number']}+"
+            f"{_cap(self.ship(d['ship']))} threshold check (fails on {d['number']}+"
             f"{bonus}): rolled {dice} — {outcome}."
         )
 
     def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
         name = self.ship(d["ship"])
-        text = f"{name.capitalize()}'s {d['type'].replace('_', ' ')} ({d['system']}) {d['status']}"
+        text = f"{_cap(name)}'s {d['type'].replace('_', ' ')} ({d['system']}) {d['status']}"
         if d.get("permanent"):
             text += ": permanently out of control"
         elif "out_of_control" in d:
@@ -189,22 +223,22 @@ class Teller:
 
     def _ship_destroyed(self, d: Mapping[str, Any], e: Any) -> str:
         how = "its power core exploded" if d["cause"] == "core_explosion" else "destroyed"
-        return f"{self.ship(d['ship']).capitalize()} is lost — {how}."
+        return f"{_cap(self.ship(d['ship']))} is lost — {how}."
 
     def _core_action(self, d: Mapping[str, Any], e: Any) -> str:
         what = "dumped its power core" if d["action"] == "dump" else "was abandoned by its crew"
-        return f"{self.ship(d['ship']).capitalize()} {what}."
+        return f"{_cap(self.ship(d['ship']))} {what}."
 
     def _core_roll(self, d: Mapping[str, Any], e: Any) -> str:
-        result = "it explodes!" if d["exploded"] else "it holds"
+        result = "it explodes" if d["exploded"] else "it holds"
         return (
-            f"{self.ship(d['ship']).capitalize()}'s critical core rolls {d['die']} "
-            f"(explodes on {d['needed']}+): {result}"
+            f"{_cap(self.ship(d['ship']))}'s critical core rolls {d['die']} "
+            f"(explodes on {d['needed']}+): {result}."
         )
 
     def _damage_control(self, d: Mapping[str, Any], e: Any) -> str:
         parts = [
-            f"{a['system']} {'repaired' if a['repaired'] else 'not repaired'} "
+            f"{a['system'].replace('_', ' ')} {'repaired' if a['repaired'] else 'not repaired'} "
             f"({a['parties']} part{'ies' if a['parties'] != 1 else 'y'}: "
             f"{a['die']} vs {a['needed']}+)"
             for a in d["attempts"]
@@ -214,11 +248,11 @@ class Teller:
     def _turn_ended(self, d: Mapping[str, Any], e: Any) -> str:
         text = f"Turn {d['turn']} ends."
         if d["regained_control"]:
-            text += " Back in control: " + ", ".join(self.ship(s) for s in d["regained_control"])
+            back = ", ".join(self.ship(s) for s in d["regained_control"])
+            text += f" Back in control: {back}."
         if d["life_support_failed"]:
-            text += " Life support failed: " + ", ".join(
-                self.ship(s) for s in d["life_support_failed"]
-            )
+            lost = ", ".join(self.ship(s) for s in d["life_support_failed"])
+            text += f" Life support failed: {lost}."
         return text
 
     def _game_finished(self, d: Mapping[str, Any], e: Any) -> str:
@@ -228,6 +262,8 @@ class Teller:
             "resigned": "resignation",
             "referee": "the referee's decision",
         }.get(d["reason"], d["reason"])
+        if d.get("note"):  # the referee's written reason
+            reason += f": {d['note']}"
         if d["winner"] == "draw":
             return f"The game ends in a draw ({reason})."
-        return f"The game is over: {self.side(d['winner'])} win ({reason})."
+        return f"The game is over: {self.does(d['winner'], 'win')} ({reason})."

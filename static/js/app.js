@@ -10,6 +10,9 @@
       { code: "...", swap: false, error: true },
     ];
     htmx.config.historyCacheSize = 0; // pages carry seat-private state: keep none in history
+    // process a swapped-in block at once: during the default 20 ms settle it is not yet
+    // listening to the live stream, and a hint arriving then would be lost
+    htmx.config.defaultSettleDelay = 0;
   }
 
   document.addEventListener("click", function (event) {
@@ -30,12 +33,15 @@
   }
   document.addEventListener("htmx:afterSettle", syncTitle);
 
+  let streamUp = null; // the dot lives in #status, which each refresh replaces: keep its state here
   function connection(up) {
+    streamUp = up;
     const dot = document.getElementById("conn");
     if (!dot) return;
     dot.classList.toggle("up", up);
     dot.classList.toggle("down", !up);
   }
+  document.addEventListener("htmx:afterSettle", function () { if (streamUp !== null) connection(streamUp); });
   document.addEventListener("htmx:sseOpen", function () { connection(true); });
   document.addEventListener("htmx:sseError", function () { connection(false); });
   document.addEventListener("htmx:sseClose", function () { connection(false); });

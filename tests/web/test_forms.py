@@ -1,0 +1,729 @@
+"""The pages' forms, as a browser without JavaScript (and htmx) sends them (selected backend).
+
+- the lobby: a scenario game and a custom-ships game are created with the creator seated (invite
+  page, seat cookie); missing ships, a bad movement, seat or scenario → 422 and the lobby again
+  with an inline message and the choices kept, and no game;
+- invites: the invite page is the creator's (links for the other seats only), nobody else ever
+  gets a code in a page; only the creator or the referee issues a new one (the old one dies);
+  ``GET /join/{code}`` never claims (a link preview must not burn the code), the POST claims and
+  sets an HttpOnly, SameSite seat cookie; ``/seat/{token}`` sets the cookie and redirects with
+  ``Referrer-Policy: no-referrer``;
+- ``Cache-Control: no-store`` on every page answer of every test here;
+- CSRF on every POST: a missing or wrong token, a token without its cookie, or another site's
+  ``Origin`` get the 403 page and change nothing;
+- ``POST /games/{id}/act`` for every command a page offers (deploy, activate, move, ping before
+  and after the move, end_activation, fire with shots, hold fire, core_action, resign with and
+  without its confirmation box), with the inline errors (illegal orders, out of zone, bad
+  numbers), the htmx variants (the controls block, 422 for errors), a double submit applied once,
+  and stale forms told that the game moved on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import ADMIN
+from tests.web import (
+    A_DEPLOY,
+    A_ORDERS,
+    API,
+    B_DEPLOY,
+    B_ORDERS,
+    GAME_BY_A,
+    SEED,
+    Browser,
+    Game,
+    api_events,
+    api_view,
+    create_game,
+    element,
+    hidden_fields,
+    send,
+    state_of,
+)
+
+BrowserFactory = Callable[[], Browser]
+FORGED = "Form expired or forged"
+
+
+@pytest.fixture
+async def new_browser(client: httpx.AsyncClient) -> AsyncIterator[BrowserFactory]:
+    """Browsers for a test; afterwards, every page answer any of them got was ``no-store``."""
+    opened: list[Browser] = []
+
+    def make() -> Browser:
+        browser = Browser(client)
+        opened.append(browser)
+        return browser
+
+    yield make
+    answers = [r for b in opened for r in b.responses]
+    for browser in opened:
+        await browser.close()
+    assert answers
+    for r in answers:
+        assert r.headers.get("cache-control") == "no-store", (r.request.url, r.status_code)
+
+
+def cookie_header(r: httpx.Response, name: str) -> str:
+    found = [h for h in r.headers.get_list("set-cookie") if h.startswith(f"{name}=")]
+    assert len(found) == 1, r.headers.get_list("set-cookie")
+    return found[0]
+
+
+def assert_seat_cookie(r: httpx.Response, game_id: str, token: str | None = None) -> str:
+    header = cookie_header(r, f"pd_seat_{game_id}")
+    value = header.split(";")[0].split("=", 1)[1]
+    attributes = [a.strip().lower() for a in header.split(";")[1:]]
+    assert "httponly" in attributes
+    assert "samesite=lax" in attributes or "samesite=strict" in attributes
+    assert "path=/" in attributes
+    if token is not None:
+        assert value == token
+    return value
+
+
+async def game_count(client: httpx.AsyncClient) -> int:
+    r = await client.get(f"{API}/games", headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 200, r.text
+    return len(r.json()["games"])
+
+
+def game_id_of(invite_page: str) -> str:
+    m = re.search(r'href="/games/([a-z0-9]+)"', invite_page)
+    assert m, invite_page
+    return m.group(1)
+
+
+def join_links(invite_page: str) -> dict[str, str]:
+    return dict(
+        re.findall(r'id="invite-(\w+)" class="invite-link" readonly value="([^"]+)"', invite_page)
+    )
+
+
+def code_of(link: str) -> str:
+    return link.rsplit("/join/", 1)[1]
+
+
+# -- the lobby -------------------------------------------------------------------------------------
+LOBBY = {"mode": "scenario", "scenario": "duel", "movement": "cinematic", "seat": "A"}
+
+
+async def test_the_lobby_page_carries_a_csrf_field_and_its_cookie(
+    new_browser: BrowserFactory,
+) -> None:
+    browser = new_browser()
+    r = await browser.get("/")
+    assert r.status_code == 200
+    header = cookie_header(r, "pd_csrf")
+    assert "httponly" in header.lower() and "samesite=strict" in header.lower()
+    assert browser.csrf is not None
+    for scenario in ("duel", "skirmish", "hunt"):
+        assert f'<option value="{scenario}"' in r.text
+    # the token is tied to this browser's cookie: the same on the next page, another elsewhere
+    again = await browser.get("/")
+    assert "set-cookie" not in again.headers
+    assert browser.csrf == re.search(r'name="csrf" value="(\w+)"', again.text).group(1)  # type: ignore[union-attr]
+    other = new_browser()
+    await other.get("/")
+    assert other.csrf != browser.csrf
+
+
+async def test_scenario_mode_creates_the_game_and_seats_the_creator(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    browser = new_browser()
+    fields = {**LOBBY, "scenario": "skirmish", "movement": "vector", "seat": "B", "name": "Bo"}
+    r = await browser.form("/games", {**fields, "spectators": "on"})
+    assert r.status_code == 201, r.text
+    game_id = game_id_of(r.text)
+    token = assert_seat_cookie(r, game_id)
+    links = join_links(r.text)
+    assert list(links) == ["A"], "the creator on B invites A only"
+    assert "You hold side B" in r.text
+    # the admin's picture of the game: as asked, waiting for A
+    game = Game(game_id, {"B": token})
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "waiting" and seen["movement"] == "vector"
+    assert seen["spectators"] is True and seen["creator"] == "B"
+    assert [s["design"]["class"] for s in seen["ships"]] == ["destroyer", "frigate"] * 2
+    assert seen["seats"] == {"A": None, "B": {"name": "Bo"}}
+    page = await browser.page(game_id)
+    assert "Side B" in element(page.text, "status")
+    # spectators unticked: a stranger sees nothing
+    r = await browser.form("/games", {**LOBBY})
+    assert r.status_code == 201
+    closed = game_id_of(r.text)
+    assert (await new_browser().get(f"/games/{closed}")).status_code == 401
+
+
+async def test_a_referee_creator_gets_a_link_for_each_side(new_browser: BrowserFactory) -> None:
+    browser = new_browser()
+    r = await browser.form("/games", {**LOBBY, "seat": "referee", "spectators": "on"})
+    assert r.status_code == 201, r.text
+    assert set(join_links(r.text)) == {"A", "B"}
+    assert "the referee" in r.text
+    game_id = game_id_of(r.text)
+    page = await browser.page(game_id)
+    assert "Referee" in element(page.text, "status")
+
+
+async def test_custom_ships_mode(client: httpx.AsyncClient, new_browser: BrowserFactory) -> None:
+    browser = new_browser()
+    fields = {
+        **LOBBY,
+        "mode": "custom",
+        "A_side_name": "Hawks",
+        "A_design_1": "destroyer",
+        "A_name_1": "Kite",
+        "A_design_2": "",
+        "A_design_3": "scout",
+        "B_design_1": "frigate",
+        "B_name_1": "Moth",
+        "spectators": "on",
+    }
+    r = await browser.form("/games", fields)
+    assert r.status_code == 201, r.text
+    game = Game(game_id_of(r.text), {})
+    seen = await api_view(client, game, "admin")
+    ships = [(s["id"], s["name"], s["side"], s["design"]["id"]) for s in seen["ships"]]
+    assert ships == [
+        ("a1", "Kite", "A", "destroyer"),
+        ("a2", "A3", "A", "scout"),
+        ("b1", "Moth", "B", "frigate"),
+    ]
+    assert seen["side_names"] == {"A": "Hawks", "B": "Side B"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"mode": "custom", "A_design_1": "frigate"}, "pick at least one ship for side B"),
+        ({"mode": "custom", "B_design_2": "scout"}, "pick at least one ship for side A"),
+        ({"movement": "warp"}, "choose cinematic or vector movement"),
+        ({"seat": "C"}, "choose your seat: side A, side B or referee"),
+        ({"scenario": "armada"}, "no scenario 'armada'"),
+        ({"mode": "custom", "A_design_1": "frigate", "B_design_1": "dreadnought"}, "dreadnought"),
+    ],
+)
+async def test_a_bad_lobby_form_is_422_with_an_inline_message_and_no_game(
+    client: httpx.AsyncClient, new_browser: BrowserFactory, change: dict[str, str], message: str
+) -> None:
+    before = await game_count(client)
+    browser = new_browser()
+    fields = {**LOBBY, "name": "Ann", **change}
+    r = await browser.form("/games", fields)
+    assert r.status_code == 422, r.text
+    assert "<h1>Start a duel</h1>" in r.text  # the lobby again, not a JSON problem
+    assert message in element(r.text, "lobby-error")
+    assert 'value="Ann"' in r.text, "what was typed stays"
+    if fields.get("mode") == "custom":
+        assert re.search(r'value="custom"\s+checked', r.text)
+        for key, value in change.items():
+            if key.endswith("_design_1") and value == "frigate":
+                select = re.search(rf'<select id="{key}".*?</select>', r.text, re.S)
+                assert select and re.search(r'value="frigate"\s+selected', select.group(0))
+    assert "set-cookie" not in r.headers or "pd_seat_" not in r.headers["set-cookie"]
+    assert await game_count(client) == before
+
+
+# -- invites, joining, seats -----------------------------------------------------------------------
+async def test_join_get_never_claims_and_post_claims_with_a_seat_cookie(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    ann = new_browser()
+    r = await ann.form("/games", {**LOBBY, "name": "Ann"})
+    game_id = game_id_of(r.text)
+    ann_token = assert_seat_cookie(r, game_id)
+    link = join_links(r.text)["B"]
+    game = Game(game_id, {"A": ann_token}, {"B": code_of(link)})
+    bo = new_browser()
+    for _ in range(2):  # a link preview, then the person: neither claims
+        r = await bo.get(link)
+        assert r.status_code == 200, r.text
+        assert "Join as side B" in r.text and "Take the seat" in r.text
+        assert "Shade (frigate), side B — yours" in r.text
+        assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "waiting" and seen["seats"]["B"] is None
+    # the creator's game page: an invite button, never the code
+    page = await ann.page(game_id)
+    assert "New invite link for side B" in page.text
+    assert game.invites["B"] not in page.text
+    # the claim
+    r = await bo.form(link.replace("http://test", ""), {"name": "Bo"})
+    assert r.status_code == 303, r.text
+    assert r.headers["location"] == f"/games/{game_id}"
+    bo_token = assert_seat_cookie(r, game_id)
+    assert bo_token != ann_token
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "active" and seen["seats"]["B"] == {"name": "Bo"}
+    page = await bo.page(game_id)
+    assert "Side B" in element(page.text, "status")
+    assert ann_token not in page.text and game.invites["B"] not in page.text
+    # a code works once
+    again = await new_browser().form(link.replace("http://test", ""), {"name": "Eve"})
+    assert again.status_code == 410 and "<html" in again.text
+    assert (await new_browser().get(link)).status_code == 410
+    assert (await new_browser().get("/join/not-a-code-at-all")).status_code == 404
+
+
+async def test_only_the_creator_or_referee_gets_a_new_invite_link(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    ref = new_browser()
+    r = await ref.form("/games", {**LOBBY, "seat": "referee", "spectators": "on"})
+    game_id = game_id_of(r.text)
+    links = join_links(r.text)
+    ann = new_browser()
+    await ann.get(links["A"])
+    assert (
+        await ann.form(links["A"].replace("http://test", ""), {"name": "Ann"})
+    ).status_code == 303
+    # a player who did not create the game, and a stranger, get no link
+    for browser, status in ((ann, 403), (new_browser(), 401)):
+        r = await browser.form(f"/games/{game_id}/invite/B", {})
+        assert r.status_code == status, r.text
+        assert "/join/" not in r.text
+    page = await ann.page(game_id)
+    assert "New invite link" not in page.text and "/join/" not in page.text
+    # the referee: a new link for B only; the old one is dead
+    r = await ref.form(f"/games/{game_id}/invite/B", {})
+    assert r.status_code == 200, r.text
+    fresh = join_links(r.text)
+    assert list(fresh) == ["B"] and fresh["B"] != links["B"]
+    assert (await new_browser().get(links["B"])).status_code == 410
+    bo = new_browser()
+    assert (await bo.get(fresh["B"])).status_code == 200
+    assert (await bo.form(fresh["B"].replace("http://test", ""), {})).status_code == 303
+    # a seat taken: no new link for it
+    r = await ref.form(f"/games/{game_id}/invite/B", {})
+    assert r.status_code == 409 and "/join/" not in r.text
+
+
+async def test_seat_link_sets_the_cookie_and_redirects_without_referrer(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel"})
+    phone = new_browser()
+    r = await phone.get(f"/seat/{game.tokens['B']}")
+    assert r.status_code == 303
+    assert r.headers["location"] == f"/games/{game.id}"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert_seat_cookie(r, game.id, game.tokens["B"])
+    page = await phone.page(game.id)
+    assert "Side B" in element(page.text, "status")
+    # the page offers the same link for the next device; the other seat's never
+    assert f"/seat/{game.tokens['B']}" in page.text and game.tokens["A"] not in page.text
+    assert page.headers["referrer-policy"] == "no-referrer"
+    stranger = new_browser()
+    r = await stranger.get("/seat/not-a-token")
+    assert r.status_code == 401 and "<html" in r.text
+    assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+
+
+# -- CSRF ------------------------------------------------------------------------------------------
+async def test_every_post_needs_the_csrf_token_and_a_same_origin(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    ann = new_browser()
+    r = await ann.form("/games", {**LOBBY, "spectators": "on"})
+    game_id = game_id_of(r.text)
+    link = join_links(r.text)["B"]
+    join_path = link.replace("http://test", "")
+    page = await ann.page(game_id)
+    reissue = hidden_fields(page.text)
+    assert set(reissue) == {"csrf"}
+    posts: dict[str, tuple[str, dict[str, str]]] = {
+        "create": ("/games", dict(LOBBY)),
+        "join": (join_path, {"name": "Bo"}),
+        "reissue": (f"/games/{game_id}/invite/B", {}),
+        "act": (f"/games/{game_id}/act", {"type": "resign", "confirm": "on", "idem": "x"}),
+    }
+    game = Game(game_id, {})
+    before = (await game_count(client), await state_of(client, game))
+    thief = new_browser()
+    await thief.get("/")  # its own CSRF cookie and token
+    for what, (path, fields) in posts.items():
+        attempts: list[tuple[Browser, dict[str, str], dict[str, str]]] = [
+            (ann, dict(fields, csrf=""), {}),  # missing
+            (ann, dict(fields, csrf="0" * 64), {}),  # wrong
+            (ann, dict(fields, csrf=str(thief.csrf)), {}),  # another browser's token
+            (thief, dict(fields, csrf=str(ann.csrf)), {}),  # a stolen token, without its cookie
+            (ann, dict(fields), {"Origin": "http://evil.example"}),  # another site
+        ]
+        for browser, data, headers in attempts:
+            items = [(k, v) for k, v in data.items() if not (k == "csrf" and v == "")]
+            if "csrf" not in data or data["csrf"] == "":
+                r = await browser.post(path, items, headers=headers)
+            else:
+                r = await browser.form(path, items, headers=headers)
+            assert r.status_code == 403, (what, data.get("csrf"), headers, r.text)
+            assert r.headers["content-type"].startswith("text/html")
+            assert FORGED in r.text and "<html" in r.text
+            assert "pd_seat_" not in r.headers.get("set-cookie", "")
+        # nothing changed
+        assert (await game_count(client), await state_of(client, game)) == before, what
+    # the code still works: the refused join did not use it
+    assert (await new_browser().get(link)).status_code == 200
+    # a page's own form, sent from the page's origin (or with "Origin: null" under no-referrer)
+    ok = await ann.form("/games", dict(LOBBY), headers={"Origin": "http://test"})
+    assert ok.status_code == 201
+    ok = await ann.form("/games", dict(LOBBY), headers={"Origin": "null"})
+    assert ok.status_code == 201
+
+
+# -- actions ---------------------------------------------------------------------------------------
+async def seated(
+    client: httpx.AsyncClient, new_browser: BrowserFactory, game: Game
+) -> dict[str, Browser]:
+    browsers = {}
+    for seat in ("A", "B"):
+        browsers[seat] = new_browser()
+        await browsers[seat].enter(game.tokens[seat])
+        await browsers[seat].page(game.id)
+    return browsers
+
+
+async def act(
+    browser: Browser,
+    game: Game,
+    form_id: str | None,
+    fields: dict[str, Any] | list[tuple[str, str]],
+    *,
+    htmx: bool = False,
+    page: str | None = None,
+) -> httpx.Response:
+    """Submit a form of the seat's current page (its hidden fields) with ``fields`` added."""
+    html = page if page is not None else (await browser.page(game.id)).text
+    base = hidden_fields(html, form_id)
+    items = list(fields.items()) if isinstance(fields, dict) else list(fields)
+    names = {k for k, _ in items}
+    data = [(k, v) for k, v in base.items() if k not in names] + [(k, str(v)) for k, v in items]
+    return await browser.form(f"/games/{game.id}/act", data, htmx=htmx)
+
+
+def deploy_fields(ship: str, pos: tuple[float, float], heading: int, speed: int) -> dict[str, Any]:
+    return {
+        f"x_{ship}": pos[0],
+        f"y_{ship}": pos[1],
+        f"heading_{ship}": heading,
+        f"speed_{ship}": speed,
+        "placing": ship,
+    }
+
+
+def events_of(log: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in log if e["type"] == kind]
+
+
+async def test_deploy_move_ping_fire_and_core_action_by_forms(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """FIXED's duel played through the pages: the same story as through the API."""
+    game = await create_game(
+        client, {"scenario": "duel", "seed": SEED, "creator": "A"}, game_id=GAME_BY_A
+    )
+    b = await seated(client, new_browser, game)
+    r = await act(b["A"], game, "deploy-form", deploy_fields("a1", A_DEPLOY, 0, 8))
+    assert r.status_code == 303, r.text
+    assert r.headers["location"] == f"/games/{game.id}"
+    page = (await b["A"].page(game.id)).text
+    assert "You deployed: Vigilant at (30.4, 7.7)" in page
+    assert 'id="deploy-form"' not in page and "Waiting for Raider to deploy" in page
+    r = await act(b["B"], game, "deploy-form", deploy_fields("b1", B_DEPLOY, 6, 8))
+    assert r.status_code == 303, r.text
+    # A's turn: the orders form (ship chosen by radio), then the after-move buttons
+    page = (await b["A"].page(game.id)).text
+    assert 'id="orders-form"' in page and 'name="ship" value="a1"' in page
+    r = await act(b["A"], game, "orders-form", {"ship": "a1", "type": "move", **A_ORDERS})
+    assert r.status_code == 303, r.text
+    page = (await b["A"].page(game.id)).text
+    assert "Vigilant has moved" in page
+    r = await act(b["A"], game, None, {"type": "ping"}, page=after_move_form(page))
+    assert r.status_code == 303, r.text
+    # the fire window: both sides pick shots by checkbox
+    for seat in ("A", "B"):
+        page = (await b[seat].page(game.id)).text
+        shots = re.findall(r'name="shot" value="([^"]+)"', page)
+        assert len(shots) == 2, page
+        r = await act(b[seat], game, "fire-form", [("type", "fire")] + [("shot", s) for s in shots])
+        assert r.status_code == 303, r.text
+    log = await api_events(client, game, "admin")
+    declared = {e["data"]["side"]: e["data"]["shots"] for e in events_of(log, "fire_declared")}
+    assert declared == {
+        "A": [{"ship": "a1", "weapon": f"beam-{i}", "target": "b1"} for i in (1, 2)],
+        "B": [{"ship": "b1", "weapon": f"beam-{i}", "target": "a1"} for i in (1, 2)],
+    }
+    assert events_of(log, "fire_resolved")
+    # B moves away; A's crew, with a critical power core, dumps it (offered on A's page only)
+    r = await act(b["B"], game, "orders-form", {"ship": "b1", "type": "move", **B_ORDERS})
+    assert r.status_code == 303, r.text
+    assert "core_action" not in (await b["B"].page(game.id)).text
+    page = (await b["A"].page(game.id)).text
+    assert (
+        "Vigilant&#39;s power core is critical" in page
+        or "Vigilant's power core is critical" in page
+    )
+    form = re.search(r'<form[^>]*class="danger-zone".*?</form>', page, re.S)
+    assert form, page
+    r = await act(b["A"], game, None, {"action": "dump"}, page=form.group(0))
+    assert r.status_code == 303, r.text
+    log = await api_events(client, game, "admin")
+    assert events_of(log, "core_action")[0]["data"]["action"] == "dump"
+    assert events_of(log, "core_action")[0]["data"]["ship"] == "a1"
+
+
+def after_move_form(page: str) -> str:
+    """The after-move form (Ping / End activation): the one with those two buttons."""
+    for form in re.findall(r"<form.*?</form>", page, re.S):
+        if 'value="end_activation"' in form:
+            return str(form)
+    raise AssertionError("no after-move form")
+
+
+async def play_to_a_fire_window(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> tuple[Game, dict[str, Browser], str, str]:
+    """A fresh duel by forms: the first side activates by name, moves and ends its activation
+    (overwatch); the second pings before moving. Returns (game, browsers, first, second)."""
+    game = await create_game(client, {"scenario": "duel"})
+    b = await seated(client, new_browser, game)
+    for seat, pos, heading in (("A", (12.5, 3.5), 0), ("B", (60.5, 44.5), 6)):
+        r = await act(
+            b[seat], game, "deploy-form", deploy_fields(f"{seat.lower()}1", pos, heading, 4)
+        )
+        assert r.status_code == 303, r.text
+    first = (await api_view(client, game, "admin"))["phase"]["side"]
+    second = "B" if first == "A" else "A"
+    ship, other = f"{first.lower()}1", f"{second.lower()}1"
+    r = await act(b[first], game, "orders-form", {"ship": ship, "type": "activate"})
+    assert r.status_code == 303, r.text
+    page = (await b[first].page(game.id)).text
+    assert f'<input type="hidden" name="ship" value="{ship}">' in page, "the named ship"
+    r = await act(b[first], game, "orders-form", {"type": "move", "speed_change": 1, "turn": 0})
+    assert r.status_code == 303, r.text
+    page = (await b[first].page(game.id)).text
+    r = await act(b[first], game, None, {"type": "end_activation"}, page=after_move_form(page))
+    assert r.status_code == 303, r.text
+    r = await act(b[second], game, "orders-form", {"ship": other, "type": "ping"})
+    assert r.status_code == 303, r.text
+    v = await api_view(client, game, "admin")
+    assert v["phase"]["step"] == "fire" and first in v["phase"]["awaiting"], v["phase"]
+    log = await api_events(client, game, "admin")
+    assert [e["data"]["overwatch"] for e in events_of(log, "activation_ended")] == [True]
+    return game, b, first, second
+
+
+async def test_activate_end_activation_ping_first_and_hold_fire_by_forms(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game, b, _first, second = await play_to_a_fire_window(client, new_browser)
+    for seat in (await api_view(client, game, "admin"))["phase"]["awaiting"]:
+        page = (await b[seat].page(game.id)).text
+        assert 'id="fire-form"' in page and "Hold fire" in page
+        # "hold" wins over any ticked box, also without JavaScript
+        ticked = re.findall(r'name="shot" value="([^"]+)"', page)[:1]
+        fields = [("type", "fire"), ("hold", "1")] + [("shot", s) for s in ticked]
+        r = await act(b[seat], game, "fire-form", fields)
+        assert r.status_code == 303, r.text
+    log = await api_events(client, game, "admin")
+    assert all(e["data"]["shots"] == [] for e in events_of(log, "fire_declared"))
+    resolved = events_of(log, "fire_resolved")
+    assert resolved and resolved[-1]["data"]["shots"] == []
+    # the pinger moves now (it pinged first): its activation ends with the move
+    v = await api_view(client, game, "admin")
+    assert v["phase"]["step"] == "after_ping" and v["phase"]["side"] == second
+    r = await act(b[second], game, "orders-form", {"type": "move", "speed_change": 0, "turn": 1})
+    assert r.status_code == 303, r.text
+    v = await api_view(client, game, "admin")
+    assert v["turn"] == 2
+
+
+async def test_resign_needs_its_confirmation_box(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel"})
+    b = await seated(client, new_browser, game)
+    page = (await b["B"].page(game.id)).text
+    resign = re.search(r'<details class="resign">.*?</details>', page, re.S)
+    assert resign, page
+    before = await state_of(client, game)
+    r = await act(b["B"], game, None, {}, page=resign.group(0))
+    assert r.status_code == 422, r.text
+    assert element(r.text, "action-error") == "tick the box to confirm that you resign"
+    assert await state_of(client, game) == before
+    r = await act(b["B"], game, None, {}, page=resign.group(0), htmx=True)
+    assert r.status_code == 422
+    assert r.text.lstrip().startswith('<section id="controls"')
+    assert await state_of(client, game) == before
+    r = await act(b["B"], game, None, {"confirm": "on"}, page=resign.group(0))
+    assert r.status_code == 303, r.text
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "finished" and seen["winner"] == "A"
+    page = (await b["A"].page(game.id)).text
+    assert "Game over — you win" in page
+
+
+async def test_illegal_orders_and_bad_fields_are_inline_errors_and_change_nothing(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel"})
+    b = await seated(client, new_browser, game)
+    before = await state_of(client, game)
+    cases = [
+        (deploy_fields("a1", (30.5, 20.5), 0, 4), 422, "zone"),
+        (deploy_fields("a1", (30.5, 4.5), 0, 40), 422, "speed"),
+        ({**deploy_fields("a1", (30.5, 4.5), 0, 4), "x_a1": "east"}, 422, "must be a number"),
+        ({**deploy_fields("a1", (30.5, 4.5), 0, 4), "heading_a1": "2.5"}, 422, "whole number"),
+    ]
+    for fields, status, text in cases:
+        for htmx in (False, True):
+            r = await act(b["A"], game, "deploy-form", fields, htmx=htmx)
+            assert r.status_code == status, r.text
+            assert text in element(r.text, "action-error"), element(r.text, "action-error")
+            if htmx:
+                assert (
+                    r.text.lstrip().startswith('<section id="controls"') and "<html" not in r.text
+                )
+                assert 'id="deploy-form"' in r.text, "the form comes back to be corrected"
+            else:
+                assert "<html" in r.text and 'id="map"' in r.text
+            assert await state_of(client, game) == before
+    # deployed, then orders beyond the ship's limits
+    for seat, pos, heading in (("A", (30.5, 4.5), 0), ("B", (40.5, 44.5), 6)):
+        await send(
+            client,
+            game,
+            seat,
+            {
+                "type": "deploy",
+                "ships": [
+                    {
+                        "ship": f"{seat.lower()}1",
+                        "position": {"x": pos[0], "y": pos[1]},
+                        "heading": heading,
+                        "speed": 4,
+                    }
+                ],
+            },
+        )
+    side = (await api_view(client, game, "admin"))["phase"]["side"]
+    ship = f"{side.lower()}1"
+    before = await state_of(client, game)
+    cases = [
+        ({"ship": ship, "type": "move", "speed_change": 0, "turn": 5}, 422, "turn 5 exceeds"),
+        ({"ship": ship, "type": "move", "speed_change": 9, "turn": 0}, 422, "exceeds"),
+        ({"ship": ship, "type": "move", "speed_change": "fast", "turn": 0}, 422, "whole number"),
+        ({"ship": "zz9", "type": "move"}, 422, "zz9"),
+        ({"ship": ship, "type": "teleport"}, 422, "unknown action"),
+    ]
+    for fields, status, text in cases:
+        for htmx in (False, True):
+            r = await act(b[side], game, "orders-form", fields, htmx=htmx)
+            assert r.status_code == status, (fields, r.text)
+            assert text in element(r.text, "action-error"), element(r.text, "action-error")
+            assert htmx == ("<html" not in r.text)
+            assert await state_of(client, game) == before
+    # the other side's form, sent out of turn
+    other = "B" if side == "A" else "A"
+    r = await b[other].form(
+        f"/games/{game.id}/act", {"type": "ping", "ship": f"{other.lower()}1", "idem": "oot"}
+    )
+    assert r.status_code == 409, r.text
+    assert await state_of(client, game) == before
+    # a spectator's forged post (a valid CSRF token of its own) is refused too
+    stranger = new_browser()
+    await stranger.get("/")
+    r = await stranger.form(f"/games/{game.id}/act", {"type": "resign", "confirm": "on"})
+    assert r.status_code in (401, 403), r.text
+    assert await state_of(client, game) == before
+
+
+async def test_htmx_gets_the_controls_block_and_a_refresh_trigger(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel"})
+    b = await seated(client, new_browser, game)
+    r = await act(b["A"], game, "deploy-form", deploy_fields("a1", (20.5, 4.5), 0, 4), htmx=True)
+    assert r.status_code == 200, r.text
+    assert r.headers["hx-trigger"] == "pd-refresh"
+    body = r.text.lstrip()
+    assert body.startswith('<section id="controls"') and "<html" not in body
+    assert "Waiting for Raider to deploy" in body and 'id="deploy-form"' not in body
+    assert (await api_view(client, game, "A"))["phase"]["awaiting"] == ["B"]
+
+
+async def test_a_double_submit_applies_once(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel"})
+    b = await seated(client, new_browser, game)
+    page = (await b["A"].page(game.id)).text
+    fields = deploy_fields("a1", (20.5, 4.5), 0, 4)
+    first = await act(b["A"], game, "deploy-form", fields, page=page)
+    second = await act(b["A"], game, "deploy-form", fields, page=page)
+    third = await act(b["A"], game, "deploy-form", fields, page=page, htmx=True)
+    assert (first.status_code, second.status_code, third.status_code) == (303, 303, 200)
+    log = await api_events(client, game, "admin")
+    assert len(events_of(log, "deployed")) == 1
+    # the same for a move, both sides deployed
+    await act(b["B"], game, "deploy-form", deploy_fields("b1", (50.5, 44.5), 6, 4))
+    side = (await api_view(client, game, "admin"))["phase"]["side"]
+    page = (await b[side].page(game.id)).text
+    move = {"ship": f"{side.lower()}1", "type": "move", "speed_change": 1, "turn": 0}
+    for htmx in (False, True, False):
+        r = await act(b[side], game, "orders-form", move, page=page, htmx=htmx)
+        assert r.status_code in (200, 303), r.text
+        assert "action-error" not in r.text
+    log = await api_events(client, game, "admin")
+    assert len(events_of(log, "ship_moved")) == 1
+
+
+async def test_a_stale_form_is_told_the_game_moved_on(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game, b, first, second = await play_to_a_fire_window(client, new_browser)
+    awaiting = (await api_view(client, game, "admin"))["phase"]["awaiting"]
+    # (1) the fire window: one side's page is shown, the other side declares meanwhile
+    if len(awaiting) == 2:
+        old_page = (await b[first].page(game.id)).text
+        r = await act(b[second], game, "fire-form", {"type": "fire", "hold": "1"})
+        assert r.status_code == 303
+        before = await state_of(client, game)
+        for htmx in (False, True):
+            r = await act(
+                b[first], game, "fire-form", {"type": "fire", "hold": "1"}, page=old_page, htmx=htmx
+            )
+            assert r.status_code == 409, r.text
+            assert "moved on" in element(r.text, "action-error")
+            assert 'id="fire-form"' in r.text, "the fresh form comes with the message"
+            assert await state_of(client, game) == before
+    for seat in (await api_view(client, game, "admin"))["phase"]["awaiting"]:
+        await act(b[seat], game, "fire-form", {"type": "fire", "hold": "1"})
+    # (2) the same page's form used twice for two different orders (two tabs, or Back)
+    v = await api_view(client, game, "admin")
+    assert v["phase"]["step"] == "after_ping" and v["phase"]["side"] == second
+    page = (await b[second].page(game.id)).text
+    r = await act(
+        b[second], game, "orders-form", {"type": "move", "speed_change": 0, "turn": 0}, page=page
+    )
+    assert r.status_code == 303
+    before = await state_of(client, game)
+    for htmx in (False, True):
+        r = await act(
+            b[second],
+            game,
+            "orders-form",
+            {"type": "move", "speed_change": 0, "turn": 1},
+            page=page,
+            htmx=htmx,
+        )
+        assert r.status_code == 409, r.text
+        assert "moved on" in element(r.text, "action-error"), element(r.text, "action-error")
+        assert await state_of(client, game) == before
