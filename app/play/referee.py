@@ -155,13 +155,26 @@ class Referee:
             raise E.Invalid("side must be A or B")
         async with self.db.session() as session, session.begin():
             game = await self._referee(session, game_id, token)
+            old = await session.scalar(
+                select(Seat).where(
+                    Seat.game_id == game.id, Seat.side == side, Seat.revoked_at.is_(None)
+                )
+            )
             await session.execute(
                 update(Seat)
                 .where(Seat.game_id == game.id, Seat.side == side, Seat.revoked_at.is_(None))
                 .values(revoked_at=utcnow())
             )
             new_token = tokens.new_token()
-            session.add(Seat(game_id=game.id, side=side, token_hash=tokens.digest(new_token)))
+            # the seat keeps its player's name; only the key to it changes
+            session.add(
+                Seat(
+                    game_id=game.id,
+                    side=side,
+                    name=old.name if old else None,
+                    token_hash=tokens.digest(new_token),
+                )
+            )
             state = await self.service._append(
                 session,
                 game,
