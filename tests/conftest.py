@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -83,11 +84,12 @@ def backend() -> str:
     return "postgresql" if url else "sqlite"
 
 
-@pytest.fixture
-def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
-    """A fresh, migrated database of the selected backend."""
+@contextmanager
+def fresh_database(tmp_path: Path, backend: str, name: str = "test") -> Iterator[str]:
+    """A new, migrated database of the backend: a SQLite file, or a PostgreSQL database that
+    is dropped afterwards."""
     if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        url = f"sqlite+aiosqlite:///{tmp_path / f'{name}.db'}"
         upgrade(url)
         yield url
         return
@@ -98,6 +100,13 @@ def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
         yield url
     finally:
         drop_pg_database(server, url)
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
+    """A fresh, migrated database of the selected backend."""
+    with fresh_database(tmp_path, backend) as url:
+        yield url
 
 
 @pytest.fixture

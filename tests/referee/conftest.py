@@ -25,15 +25,8 @@ from app.main import create_app
 from app.rules.snapshot import state_from_dict
 from app.rules.state import GameState
 from app.store.db import Database
-from app.store.migrate import upgrade
 from app.store.models import Game as GameRow
-from tests.conftest import (
-    ADMIN,
-    _pg_server_or_fail,
-    create_pg_database,
-    drop_pg_database,
-    make_settings,
-)
+from tests.conftest import ADMIN, fresh_database, make_settings
 from tests.web import Game, api_events, api_view, claim_seat, create_game, first_shots
 
 SEED = "7e57" * 16
@@ -46,18 +39,8 @@ DEPLOY = {"A": ((33.25, 5.5), 0, 5), "B": ((38.75, 42.5), 6, 5)}
 @pytest.fixture
 def twin_db_url(tmp_path: Path, backend: str) -> Iterator[str]:
     """Another fresh, migrated database of the selected backend."""
-    if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'twin.db'}"
-        upgrade(url)
+    with fresh_database(tmp_path, backend, "twin") as url:
         yield url
-        return
-    server = _pg_server_or_fail()
-    url = create_pg_database(server)
-    try:
-        upgrade(url)
-        yield url
-    finally:
-        drop_pg_database(server, url)
 
 
 @pytest.fixture
