@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.play.errors import Problem, problem_body, rules_problem
@@ -90,6 +91,20 @@ def install(app: FastAPI) -> None:
             problem_body(exc.status_code, code, title, detail), dict(exc.headers or {}) or None
         )
 
+    @app.exception_handler(DataError)
+    async def _unstorable(_: Request, exc: DataError) -> JSONResponse:
+        # a value the database refuses (a NUL character in a free-form design or a path, a
+        # number out of range): the client's input, and the transaction rolled back
+        log.info("refused a value the database cannot store: %s", type(exc.orig).__name__)
+        return problem_response(
+            problem_body(
+                422,
+                "invalid_value",
+                "Invalid value",
+                "a value in this request cannot be stored (NUL characters, numbers out of range)",
+            )
+        )
+
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
@@ -109,12 +124,13 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
         410: "Invite already used",
         413: "Request body too large",
         422: "Well-formed but invalid or illegal",
+        503: "Not ready: the database is unreachable or not migrated",
     }
     return {
         status: {
             "model": ProblemModel,
             "description": descriptions[status],
-            "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/ProblemModel"}}},
         }
         for status in statuses
     }

@@ -7,8 +7,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Id = Annotated[str, Field(min_length=1, max_length=64)]
-Name = Annotated[str, Field(min_length=1, max_length=80)]
+# no NUL characters: PostgreSQL cannot store them (and no name or id needs one)
+NO_NUL = r"^[^\x00]*$"
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=NO_NUL)]
+Name = Annotated[str, Field(min_length=1, max_length=80, pattern=NO_NUL)]
 Seq = Annotated[int, Field(ge=0)]
 
 
@@ -234,7 +236,9 @@ class ScenariosOut(Open):
 
 
 # -- referee -----------------------------------------------------------------------------------
-Reason = Annotated[str, Field(min_length=1, max_length=500, description="shown to everyone")]
+Reason = Annotated[
+    str, Field(min_length=1, max_length=500, pattern=NO_NUL, description="shown to everyone")
+]
 
 
 class ReasonIn(Strict):
@@ -242,7 +246,7 @@ class ReasonIn(Strict):
 
 
 class RewindIn(Strict):
-    to_seq: Annotated[int, Field(ge=1)]
+    to_seq: Annotated[int, Field(ge=1, le=2**31 - 1)]
     reason: Reason
 
 

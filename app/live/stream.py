@@ -65,7 +65,7 @@ async def stream(
     request: Request,
     service: ServiceDep,
     token: TokenDep,
-    after: Annotated[int | None, Query(ge=0, le=2**31)] = None,
+    after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
 ) -> EventSourceResponse:
     caller = await service.read_caller(game_id, token)  # 401/403/404 before the stream opens

@@ -32,8 +32,10 @@ def is_postgres_url(url: str) -> bool:
 
 def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
     if is_postgres_url(url):
+        # no pre-ping (a round trip per checkout on the hot path); connections are recycled
+        # instead, and a dropped one fails one request that the client retries
         return create_async_engine(
-            url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+            url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800
         )
     engine = create_async_engine(url, connect_args={"timeout": 30})
 

@@ -65,6 +65,9 @@ def _problem_text(error: Exception) -> str:
 async def csrf_failed_page(request: Request, error: Exception) -> Response:
     """A refused form gets a page that says what to do, not a JSON body."""
     assert isinstance(error, CsrfFailed)
+    if request.headers.get("HX-Request") == "true":
+        # never swap a whole page into a block: reload it, which also renews the CSRF cookie
+        return Response(status_code=403, headers={"HX-Refresh": "true", **NO_STORE})
     return _page(request, "message.html", {"title": error.title, "text": error.detail}, 403)
 
 

@@ -32,6 +32,13 @@
     if (status && status.dataset.title) document.title = status.dataset.title;
   }
   document.addEventListener("htmx:afterSettle", syncTitle);
+  // the full reveal (replay, dice check) is a page of its own: load it when the game ends
+  document.addEventListener("htmx:afterSettle", function () {
+    const status = document.getElementById("status");
+    if (status && status.dataset.status === "finished" && !document.getElementById("replay")) {
+      window.location.reload();
+    }
+  });
 
   let streamUp = null; // the dot lives in #status, which each refresh replaces: keep its state here
   function connection(up) {

@@ -41,7 +41,7 @@ async def save_design(body: dict[str, Any], db: DbDep) -> dict[str, Any]:
 
 @router.get(
     "/designs/{design_id}",
-    responses=documented(404),
+    responses=documented(404, 422),
     summary="A preset or saved design",
 )
 async def get_design(design_id: str, db: DbDep) -> dict[str, Any]:

@@ -60,7 +60,7 @@ async def create_game(body: CreateGameIn, service: ServiceDep) -> dict[str, Any]
 @router.get(
     "/games",
     response_model=GameListOut,
-    responses=documented(401, 403),
+    responses=documented(401, 403, 422),
     summary="List games (admin)",
 )
 async def list_games(service: ServiceDep, token: TokenDep) -> dict[str, Any]:
@@ -70,7 +70,7 @@ async def list_games(service: ServiceDep, token: TokenDep) -> dict[str, Any]:
 @router.get(
     "/games/{game_id}",
     response_model=ViewOut,
-    responses=documented(401, 403, 404),
+    responses=documented(401, 403, 404, 422),
     summary="The caller's view of the game",
 )
 async def get_view(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
@@ -87,7 +87,7 @@ async def get_events(
     game_id: str,
     service: ServiceDep,
     token: TokenDep,
-    after: Annotated[int, Query(ge=0, le=2**31)] = 0,
+    after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
 ) -> dict[str, Any]:
     return await service.events(game_id, token, after)
 
@@ -118,7 +118,7 @@ async def post_command(
 @router.get(
     "/games/{game_id}/record",
     response_model=RecordOut,
-    responses=documented(401, 403, 404),
+    responses=documented(401, 403, 404, 422),
     summary="The whole record: every event unredacted, the seed, the designs",
 )
 async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
@@ -128,7 +128,7 @@ async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict
 @router.post(
     "/games/{game_id}/invites/{side}/reissue",
     response_model=ReissueOut,
-    responses=documented(401, 403, 404, 409),
+    responses=documented(401, 403, 404, 409, 422),
     summary="A new invite code for an unclaimed seat (the old one stops working)",
 )
 async def reissue(game_id: str, side: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:

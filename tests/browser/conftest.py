@@ -1,0 +1,284 @@
+"""Browser fixtures: Debian's Chromium driven by sync Playwright against a real ``pingduel serve``.
+
+``browser`` is one Chromium for the whole run; ``open_page`` opens a page in a fresh context (a
+separate cookie jar: one player, a spectator, a browser without JavaScript) and closes it after
+the test. The helpers below read the game's truth as the referee over the REST API (the admin
+token) and check pages against it: that a page moved on by itself (no reload), and that no
+hidden position of the opponent is anywhere in a page's HTML.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from app.store.migrate import upgrade
+from tests.conftest import (
+    ADMIN,
+    ROOT,
+    LiveServer,
+    _pg_server_or_fail,
+    create_pg_database,
+    drop_pg_database,
+)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SHOTS = ROOT / "artifacts" / "screenshots"
+TIMEOUT_MS = 15_000
+TABLE_H = 48.0
+
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _migrate(url: str) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(upgrade, url).result()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
+    """As in ``tests/conftest.py``, but migrating off the main thread: the session's sync
+    Playwright keeps an event loop running there, and Alembic's ``asyncio.run`` refuses that."""
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+        _migrate(url)
+        yield url
+        return
+    server = _pg_server_or_fail()
+    url = create_pg_database(server)
+    try:
+        _migrate(url)
+        yield url
+    finally:
+        drop_pg_database(server, url)
+
+
+OpenPage = Callable[..., Page]
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[OpenPage]:
+    """``open_page(js=True)``: a page in a new browser context (its own cookies)."""
+    contexts = []
+
+    def factory(js: bool = True) -> Page:
+        context = browser.new_context(
+            java_script_enabled=js, viewport={"width": 1280, "height": 900}
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield factory
+    for context in contexts:
+        context.close()
+
+
+# -- the referee's truth over the REST API ---------------------------------------------------------
+class Referee:
+    """Reads games as the admin (the referee of every game)."""
+
+    def __init__(self, server: LiveServer) -> None:
+        self.server = server
+
+    def _get(self, path: str) -> Any:
+        r = httpx.get(
+            f"{self.server.url}/api/v1{path}",
+            headers={"Authorization": f"Bearer {ADMIN}"},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def view(self, game_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = self._get(f"/games/{game_id}")
+        return result
+
+    def events(self, game_id: str, after: int = 0) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self._get(f"/games/{game_id}/events?after={after}")["events"]
+        return result
+
+
+@pytest.fixture
+def referee(live_server: LiveServer) -> Referee:
+    return Referee(live_server)
+
+
+def game_id_of(page: Page) -> str:
+    match = re.search(r"/games/([^/?#]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+# -- pages that move on by themselves --------------------------------------------------------------
+def mark(page: Page) -> str:
+    """Tag the loaded document; ``assert_same_document`` proves no reload happened since."""
+    token = f"m{id(page)}-{page.evaluate('Date.now()')}"
+    page.evaluate("token => { window.__pdMark = token; }", token)
+    return token
+
+
+def assert_same_document(page: Page, token: str) -> None:
+    assert page.evaluate("() => window.__pdMark") == token, "the page was reloaded"
+
+
+def settled(page: Page, seq: int) -> None:
+    """Wait until the page's log shows event ``seq`` and no fragment request is still out."""
+    expect(page.locator("#log li.ev").first).to_have_attribute("value", str(seq))
+    # htmx marks an element with ``htmx-request`` while its request is out
+    page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
+
+
+def latest_seq(referee: Referee, game_id: str) -> int:
+    return int(referee.view(game_id)["seq"])
+
+
+# -- nothing hidden in the HTML --------------------------------------------------------------------
+def position_forms(x: float, y: float) -> list[str]:
+    """Every way a page would print a table position: the sheets' "(36.0, 8.0)", the map's SVG
+    coordinates (y flipped, rounded to 3 decimals: "translate(36.0,40.0)", polyline points, ping
+    rings, shot lines, arc paths) and the orders form's raw ``data-x``/``data-y``."""
+    sx, sy = round(x, 3), round(TABLE_H - y, 3)
+    return [
+        f"{x:.1f}, {y:.1f}",
+        f"{sx},{sy}",
+        f'cx="{sx}" cy="{sy}"',
+        f'x1="{sx}" y1="{sy}"',
+        f'x2="{sx}" y2="{sy}"',
+        f"M{sx:.2f},{sy:.2f}",
+        f'data-x="{x}" data-y="{y}"',
+    ]
+
+
+def _same(a: dict[str, Any] | None, x: float, y: float) -> bool:
+    return a is not None and math.isclose(a["x"], x) and math.isclose(a["y"], y)
+
+
+def assert_no_hidden_positions(page: Page, seat: str, truth: dict[str, Any]) -> int:
+    """No ship the seat may not see has its true position anywhere in the page's HTML.
+
+    ``truth`` is the referee's view. A ship is exempt while it is live (its position is public),
+    and so is a position that is public anyway (a stale marker where the ship still stands, a
+    point of the seat's own tracks). Returns how many hidden positions were checked."""
+    if truth["status"] == "finished":
+        return 0  # the end reveals everything
+    html = page.content()
+    public: list[dict[str, Any]] = []
+    for ship in truth["ships"]:
+        if ship["side"] == seat:
+            public.extend(ship.get("trail", []))
+            if ship.get("position"):
+                public.append(ship["position"])
+    checked = 0
+    for ship in truth["ships"]:
+        pos = ship.get("position")
+        if ship["side"] == seat or pos is None or ship["revealed"] == "live":
+            continue
+        x, y = pos["x"], pos["y"]
+        if _same(ship.get("last_known"), x, y) or any(_same(p, x, y) for p in public):
+            continue
+        for form in position_forms(x, y):
+            assert form not in html, (
+                f"{seat}'s page shows hidden {ship['id']} at {x}, {y} as {form!r}"
+            )
+        checked += 1
+    return checked
+
+
+# -- the map ---------------------------------------------------------------------------------------
+def click_table(page: Page, x: float, y: float) -> None:
+    """Click the map at table coordinates (x east, y north)."""
+    point = page.evaluate(
+        """([x, y]) => {
+            const svg = document.getElementById("map");
+            const p = svg.createSVGPoint();
+            p.x = x; p.y = parseFloat(document.getElementById("live").dataset.height) - y;
+            const s = p.matrixTransform(svg.getScreenCTM());
+            return [s.x, s.y];
+        }""",
+        [x, y],
+    )
+    page.mouse.click(point[0], point[1])
+
+
+def screenshot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 0
+    return path
+
+
+# -- lobby and joining -----------------------------------------------------------------------------
+def create_in_lobby(
+    page: Page,
+    server: LiveServer,
+    ships: dict[str, list[tuple[str, str]]] | None = None,
+    name: str = "Ann",
+    seat: str = "A",
+) -> tuple[str, dict[str, str]]:
+    """Start a game from the lobby form (a scenario, or ``ships`` = side → [(design, name)]);
+    returns the game id and the invite links read from the invite page's inputs."""
+    page.goto(f"{server.url}/")
+    expect(page).to_have_title("Start a duel — pingduel")
+    if ships is not None:
+        page.check("input[name=mode][value=custom]")
+        for side, picks in ships.items():
+            for i, (design, ship_name) in enumerate(picks, start=1):
+                page.select_option(f"#{side}_design_{i}", design)
+                page.fill(f"#{side}_name_{i}", ship_name)
+    page.check(f"input[name=seat][value={seat}]")
+    page.fill("#name", name)
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith("/games")
+    ) as created:
+        page.get_by_role("button", name="Create the duel").click()
+    assert created.value.status == 201
+    expect(page).to_have_title("Invite your opponent — pingduel")
+    sides = [s for s in ("A", "B") if s != seat]
+    links = {s: page.locator(f"#invite-{s}").input_value() for s in sides}
+    for link in links.values():
+        assert re.fullmatch(rf"{re.escape(server.url)}/join/[A-Za-z0-9_-]+", link), link
+    page.get_by_role("link", name="Go to the game").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    return game_id_of(page), links
+
+
+def join_by_link(page: Page, link: str, name: str) -> None:
+    """Open an invite link, confirm, and land on the game page (POST → 303)."""
+    page.goto(link)
+    expect(page.locator("h1")).to_contain_text("Join as side")
+    page.fill("#name", name)
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and "/join/" in r.url
+    ) as claimed:
+        page.get_by_role("button", name="Take the seat").click()
+    assert claimed.value.status == 303
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
