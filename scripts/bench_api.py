@@ -217,6 +217,7 @@ class Bot:
         started = time.perf_counter()
         r = await self.client.request(method, API + path, **kw)
         self.stats.record(kind, started, r.status_code)
+        await think()
         if r.status_code >= 500:
             raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:300]}")
         if r.status_code >= 400:
@@ -355,12 +356,22 @@ class Bot:
         return {"type": "move", "ship": ship["id"], "orders": orders}
 
 
+THINK = 0.0  # seconds a player takes between requests (--think); 0 = as fast as possible
+
+
+async def think() -> None:
+    """A player's pause between requests, spread so that the games do not march in step."""
+    if THINK > 0:
+        await asyncio.sleep(THINK * random.uniform(0.5, 1.5))
+
+
 async def bare_loop(client: Any, stats: Stats, stop: asyncio.Event, index: int) -> None:
     body = {"type": "move", "ship": "a1", "orders": {"speed_change": 0, "turn": 1}}
     while not stop.is_set():
         started = time.perf_counter()
         r = await client.post(f"/tx/{index}", json=body)
         stats.record("bare", started, r.status_code)
+        await think()
         if r.status_code != 200:
             raise RuntimeError(f"bare endpoint: {r.status_code} {r.text[:300]}")
 
@@ -515,14 +526,23 @@ def main() -> int:
     parser.add_argument("--pg", default=PG_DEFAULT, help="a PostgreSQL URL on the server to use")
     parser.add_argument("--profile", metavar="PATH", help="cProfile our server (1 worker)")
     parser.add_argument("--skip-bare", action="store_true", help="only our server")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each game's player waits between requests (0: saturate the server)",
+    )
     args = parser.parse_args()
+    global THINK
+    THINK = args.think
     if args.profile:
         args.workers = 1
 
     cores = os.cpu_count()
     print(
         f"pingduel API benchmark: {args.games} concurrent games, {args.workers} worker(s) per "
-        f"server, {args.seconds:g} s measured after {args.warmup:g} s warm-up, {cores} cores"
+        f"server, {args.seconds:g} s measured after {args.warmup:g} s warm-up, {cores} cores, "
+        f"think time {args.think:g} s"
     )
     # other work on the machine skews everything: say how busy it was
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
