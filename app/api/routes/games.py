@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
+from starlette.background import BackgroundTask
 
 from app.api.schemas import (
     CommandIn,
@@ -110,9 +111,9 @@ async def post_command(
     ] = None,
 ) -> JSONResponse:
     result = await service.command(game_id, token, command_dict(body), idempotency_key)
-    if result.hint is not None:
-        await service.db.hint(*result.hint)
-    return JSONResponse(result.body, status_code=result.status)
+    # the hint goes out right after the answer: the caller need not wait for the NOTIFY
+    background = BackgroundTask(service.db.hint, *result.hint) if result.hint else None
+    return JSONResponse(result.body, status_code=result.status, background=background)
 
 
 @router.get(
