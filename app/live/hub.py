@@ -58,10 +58,6 @@ class Hub:
             except asyncio.QueueFull:
                 sub.overflowed = True
 
-    def kick(self, game_id: str) -> None:
-        """Wake every stream of a game at once (a seat was replaced: re-check tokens)."""
-        self.publish(game_id, -1)
-
     def count(self, game_id: str | None = None) -> int:
         if game_id is not None:
             return len(self._subs.get(game_id, ()))
