@@ -193,8 +193,14 @@ async def seat(token: str, request: Request, service: ServiceDep) -> Response:
 
 # -- the game page ---------------------------------------------------------------------------------
 async def _context(
-    request: Request, service: GameService, game_id: str, error: str | None = None
+    request: Request,
+    service: GameService,
+    game_id: str,
+    error: str | None = None,
+    with_events: bool = True,
 ) -> dict[str, Any]:
+    """Everything the page's blocks draw from; ``with_events=False`` for a block that draws
+    neither the map nor the log (it skips reading the log)."""
     token = cookie_token(request, game_id)
     try:
         view = await service.view(game_id, token)
@@ -204,7 +210,7 @@ async def _context(
         # a stale seat cookie (the seat was replaced): show the public view if there is one
         view = await service.view(game_id, None)
         token = None
-    events = (await service.events(game_id, token, 0))["events"]
+    events = (await service.events(game_id, token, 0))["events"] if with_events else []
     seat = view["you"]
     teller = Teller(view["ships"], seat, view["side_names"])
     log = [
@@ -285,7 +291,7 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
     if name not in FRAGMENTS:
         return _page(request, "message.html", {"title": "Not found", "text": "no such part"}, 404)
     try:
-        context = await _context(request, service, game_id)
+        context = await _context(request, service, game_id, with_events=name in ("map", "log"))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
