@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.play import errors as E
 from app.play import tokens
 from app.play.presence import presence_of
-from app.play.service import Caller, GameService
+from app.play.service import Caller, GameService, event_row
 from app.rules import Event, evolve, replay
 from app.rules.decide import finish
 from app.rules.snapshot import state_from_dict, state_to_dict
@@ -140,9 +140,7 @@ class Referee:
             rebuilt = replay(keep)
             event = Event(game.seq + 1, rebuilt.turn, "rewound", data)
             state = evolve(rebuilt, event)
-            from app.play.service import _event_row
-
-            session.add(_event_row(game.id, event, state))
+            session.add(event_row(game.id, event, state))
             game.snapshot = state_to_dict(state)
             game.seq = state.seq
             game.updated_at = utcnow()

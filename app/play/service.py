@@ -33,6 +33,7 @@ from app.rules import (
     seed_commitment,
     start_state,
     view,
+    visible,
 )
 from app.rules.decide import check_at_seq
 from app.rules.designs import PRESET_DESIGNS, Design, validate_design
@@ -43,8 +44,6 @@ from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES
 from app.store.db import Database
 from app.store.models import EventRow, Game, IdempotencyRecord, Invite, SavedDesign, Seat, utcnow
-
-SEAT_EVENT_TYPES = {"deployed": "side", "fire_declared": "side"}
 
 
 @dataclass(frozen=True)
@@ -98,14 +97,12 @@ class CommandResult:
 
 
 def full_for(event: Event, state: GameState) -> str:
-    """Who receives the event in full: 'all', a side, or 'referee' (partly hidden from all)."""
-    if event.type in SEAT_EVENT_TYPES:
-        return str(event.data["side"])
-    if event.type == "ship_moved":
-        return state.ship(event.data["ship"]).side
-    if event.type == "ping":
-        return "referee"
-    return "all"
+    """Who receives the event in full: 'all', one side, or only the 'referee' — read from the
+    rules' own fog of war, so the stored visibility never disagrees with what is delivered."""
+    sides = [side for side in SIDES if visible(event, side, state)]
+    if len(sides) == len(SIDES):
+        return "all"
+    return sides[0] if sides else "referee"
 
 
 def request_hash(body: Mapping[str, Any]) -> str:
@@ -234,7 +231,7 @@ class GameService:
             )
             session.add(game)
             await session.flush()
-            session.add(_event_row(game_id, first, state))
+            session.add(event_row(game_id, first, state))
             token = tokens.new_token()
             session.add(
                 Seat(
@@ -399,7 +396,7 @@ class GameService:
             new_state = state
             for i, event in enumerate(events):
                 new_state = evolve(new_state, event)
-                session.add(_event_row(game_id, event, new_state, ends=i == len(events) - 1))
+                session.add(event_row(game_id, event, new_state, ends=i == len(events) - 1))
             game.snapshot = state_to_dict(new_state)
             game.seq = new_state.seq
             game.updated_at = utcnow()
@@ -452,7 +449,7 @@ class GameService:
         for kind, data in items:
             event = Event(state.seq + 1, state.turn, kind, data)
             state = evolve(state, event)
-            session.add(_event_row(game.id, event, state))
+            session.add(event_row(game.id, event, state))
         game.snapshot = state_to_dict(state)
         game.seq = state.seq
         game.updated_at = utcnow()
@@ -615,7 +612,7 @@ class GameService:
             return {"games": out}
 
 
-def _event_row(game_id: str, event: Event, state: GameState, ends: bool = True) -> EventRow:
+def event_row(game_id: str, event: Event, state: GameState, ends: bool = True) -> EventRow:
     return EventRow(
         game_id=game_id,
         seq=event.seq,
