@@ -19,6 +19,19 @@ from typing import Any
 
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS
+from app.rules.systems import (
+    DESIGNABLE_TYPES,
+    MAX_STEALTH,
+    SYSTEMS,
+    hull_cost,
+    stealth_cost,
+    system_cost,
+    system_mass,
+)
+from app.rules.systems import SENSOR_GRADES as TABLE_SENSOR_GRADES
+from app.rules.systems import WEAPON_TYPES as TABLE_WEAPON_TYPES
+from app.rules.systems import beam_mass as _table_beam_mass
+from app.rules.systems import screen_mass as screen_mass
 
 # -- limits (Decision: TMF 5..300, thrust 0..12; see docs/designs.md) ---------------------------
 MIN_MASS = 5
@@ -27,33 +40,13 @@ MIN_THRUST = 0
 MAX_THRUST = 12
 MIN_HULL_ROWS = 3
 MAX_HULL_ROWS = 6
-MAX_SCREEN_LEVELS = 2
 
-SYSTEM_TYPES: frozenset[str] = frozenset(
-    {"beam", "fire_control", "pds", "adfc", "screen", "sensors", "ecm", "area_ecm"}
-)
-WEAPON_TYPES: frozenset[str] = frozenset({"beam"})
-SENSOR_GRADES: tuple[str, ...] = ("enhanced", "superior")
-
-# Fixed mass and points of the simple systems (C3.1–3.3, C6.2, C6.4).
-_FIXED: dict[str, tuple[int, int]] = {
-    "fire_control": (1, 4),
-    "pds": (1, 3),
-    "adfc": (2, 8),
-    "ecm": (2, 20),
-    "area_ecm": (3, 30),
-}
-_SENSORS: dict[str, tuple[int, int]] = {"enhanced": (1, 15), "superior": (2, 30)}
+SYSTEM_TYPES: frozenset[str] = DESIGNABLE_TYPES
+WEAPON_TYPES: frozenset[str] = TABLE_WEAPON_TYPES
+SENSOR_GRADES: tuple[str, ...] = tuple(TABLE_SENSOR_GRADES)
 
 _LABELS: dict[str, str] = {
-    "beam": "beam",
-    "fire_control": "fire control",
-    "pds": "PDS",
-    "adfc": "ADFC",
-    "screen": "screen",
-    "sensors": "sensors",
-    "ecm": "ECM",
-    "area_ecm": "area ECM",
+    **{t: r.label for t, r in SYSTEMS.items()},
     "main_drive": "main drive",
     "power_core": "power core",
     "bridge": "bridge",
@@ -62,10 +55,16 @@ _LABELS: dict[str, str] = {
 
 # Which optional fields each designable type takes.
 _FIELDS_BY_TYPE: dict[str, frozenset[str]] = {
-    "beam": frozenset({"class", "arcs"}),
-    "screen": frozenset({"level"}),
-    "sensors": frozenset({"grade"}),
+    t: frozenset(
+        (["class"] if r.classes else [])
+        + (["arcs"] if r.max_arcs else [])
+        + (["weak_arcs"] if r.weak_arcs else [])
+        + (["mode"] if r.modes else [])
+    )
+    for t, r in SYSTEMS.items()
 }
+_FIELDS_BY_TYPE["screen"] = frozenset({"level"})
+_FIELDS_BY_TYPE["sensors"] = frozenset({"grade"})
 
 
 def _pct_half_up(mass: int, percent: int) -> int:
@@ -96,36 +95,12 @@ def arcs_adjacent(arcs: Sequence[str]) -> bool:
 
 def beam_mass(cls: int | None, arcs: Sequence[str]) -> int:
     """Mass of a standard beam battery (C1.1, RULES §13); 0 for a class that does not exist."""
-    n = len(arcs)
-    if cls == 1:
-        return 1
-    if cls == 2:
-        return 2 if n <= 3 and arcs_adjacent(arcs) else 3
-    if cls == 3:
-        return 4 + max(n - 1, 0)
-    if cls == 4:
-        return 8 + 2 * max(n - 1, 0)
-    return 0
-
-
-def screen_mass(level: int | None, design_mass: int) -> int:
-    """Level 1: 5% of TMF (min 3); level 2: 10% of TMF (min 6); halves round up."""
-    if level == 1:
-        return max(3, _pct_half_up(design_mass, 5))
-    if level == 2:
-        return max(6, _pct_half_up(design_mass, 10))
-    return 0
+    return _table_beam_mass(cls, len(arcs), arcs_adjacent(arcs))
 
 
 def hull_points(hull: int, hull_rows: int) -> int:
     """Points for the hull boxes by row count (C8.2); a row count out of range is priced as 4."""
-    if hull_rows == 3:
-        return 3 * hull
-    if hull_rows == 5:
-        return (3 * hull + 1) // 2  # 1.5 × hull, a half rounded up
-    if hull_rows == 6:
-        return hull
-    return 2 * hull
+    return hull_cost(hull, hull_rows)
 
 
 def hull_bounds(mass: int) -> tuple[int, int]:
@@ -143,50 +118,62 @@ class SystemSpec:
     arcs: tuple[str, ...] = ()
     level: int | None = None
     grade: str | None = None
+    weak_arcs: tuple[str, ...] = ()  # C1.3: extra arcs firing one class lower, 1 mass each
+    mode: str | None = None  # multi-fusion launchers: "flare" or "torpedo" at the start
 
     # -- mass and points ---------------------------------------------------------------------
     def mass(self, design_mass: int) -> int:
-        """Mass in a design of TMF ``design_mass``.
+        """Mass in a design of TMF ``design_mass``, by the systems table.
 
         The implicit systems weigh nothing here: the main drive's mass depends on thrust and is
         ``Design.drive_mass()``; the core systems come with the hull. Unknown types weigh 0 (and
         are reported by ``Design.problems()``).
         """
-        if self.type == "beam":
-            return beam_mass(self.cls, self.arcs)
-        if self.type == "screen":
-            return screen_mass(self.level, design_mass)
-        if self.type == "sensors":
-            return _SENSORS.get(self.grade or "", (0, 0))[0]
-        return _FIXED.get(self.type, (0, 0))[0]
+        return system_mass(
+            self.type,
+            design_mass,
+            cls=self.cls,
+            arcs=len(self.arcs),
+            adjacent=arcs_adjacent(self.arcs),
+            weak_arcs=len(self.weak_arcs),
+            level=self.level,
+            grade=self.grade,
+        )
 
     def points(self, design_mass: int) -> int:
-        if self.type in ("beam", "screen"):
-            return 3 * self.mass(design_mass)
-        if self.type == "sensors":
-            return _SENSORS.get(self.grade or "", (0, 0))[1]
-        return _FIXED.get(self.type, (0, 0))[1]
+        return system_cost(self.type, self.mass(design_mass), grade=self.grade)
+
+    @property
+    def is_weapon(self) -> bool:
+        return self.type in WEAPON_TYPES
+
+    def fire_mode(self) -> str | None:
+        """The mode a multi-mode weapon starts a battle in (the first of its modes by default)."""
+        modes = SYSTEMS[self.type].modes if self.type in SYSTEMS else ()
+        return (self.mode or modes[0]) if modes else None
 
     def describe(self) -> str:
-        """How messages name this system, e.g. ``class-3 beam beam-2 with 4 arcs``."""
-        if self.type == "beam":
-            if self.cls in (2, 3, 4):
+        """How messages name this system, e.g. ``class-3 beam battery beam-2 with 4 arcs``."""
+        label = _LABELS.get(self.type, self.type)
+        if self.type in SYSTEMS and SYSTEMS[self.type].classes:
+            table_row = SYSTEMS[self.type]
+            if self.cls in table_row.classes and not (table_row.all_arcs and self.cls == 1):
                 n = len(self.arcs)
-                return f"class-{self.cls} beam {self.id} with {n} arc{'' if n == 1 else 's'}"
+                return f"class-{self.cls} {label} {self.id} with {n} arc{'' if n == 1 else 's'}"
             if self.cls is not None:
-                return f"class-{self.cls} beam {self.id}"
-            return f"beam {self.id}"
+                return f"class-{self.cls} {label} {self.id}"
         if self.type == "screen" and self.level is not None:
             return f"level-{self.level} screen {self.id}"
         if self.type == "sensors" and self.grade is not None:
             return f"{self.grade} sensors {self.id}"
-        return f"{_LABELS.get(self.type, self.type)} {self.id}"
+        return f"{label} {self.id}"
 
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """``{"id", "type"}`` plus the fields that apply: ``class``/``arcs`` (beams), ``level``
-        (screens), ``grade`` (sensors). A field set on a type it does not apply to is kept too,
-        so that the validator can still see (and refuse) it after a round trip."""
+        """``{"id", "type"}`` plus the fields that apply: ``class``, ``arcs``, ``weak_arcs``,
+        ``mode`` (weapons), ``level`` (screens), ``grade`` (sensors). A field set on a type it
+        does not apply to is kept too, so that the validator can still see (and refuse) it after
+        a round trip."""
         out: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.cls is not None:
             out["class"] = self.cls
@@ -196,6 +183,10 @@ class SystemSpec:
             out["level"] = self.level
         if self.grade is not None:
             out["grade"] = self.grade
+        if self.weak_arcs:
+            out["weak_arcs"] = list(self.weak_arcs)
+        if self.mode is not None:
+            out["mode"] = self.mode
         return out
 
     @classmethod
@@ -240,7 +231,7 @@ def _read_int(d: Mapping[str, Any], key: str, where: str, problems: list[str]) -
     return int(value)
 
 
-_SYSTEM_KEYS = ("id", "type", "class", "arcs", "level", "grade")
+_SYSTEM_KEYS = ("id", "type", "class", "arcs", "weak_arcs", "level", "grade", "mode")
 
 
 def _system_from_dict(d: object, where: str) -> tuple[SystemSpec | None, list[str]]:
@@ -261,18 +252,28 @@ def _system_from_dict(d: object, where: str) -> tuple[SystemSpec | None, list[st
     scls = _read_int(d, "class", where, problems) if "class" in d else None
     level = _read_int(d, "level", where, problems) if "level" in d else None
     grade = _read_str(d, "grade", where, problems) if "grade" in d else None
-    arcs: tuple[str, ...] = ()
-    if "arcs" in d:
-        raw = d["arcs"]
-        if not isinstance(raw, list | tuple):
-            problems.append(f"{where}arcs must be a list of arc names, got {raw!r}")
-        elif not all(isinstance(a, str) for a in raw):
-            problems.append(f"{where}arcs must be a list of arc names (strings), got {raw!r}")
-        else:
-            arcs = tuple(raw)
+    mode = _read_str(d, "mode", where, problems) if "mode" in d else None
+    arcs = _read_arcs(d, "arcs", where, problems)
+    weak = _read_arcs(d, "weak_arcs", where, problems)
     if problems or sid is None or stype is None:
         return None, problems
-    return SystemSpec(sid, stype, cls=scls, arcs=arcs, level=level, grade=grade), []
+    spec = SystemSpec(
+        sid, stype, cls=scls, arcs=arcs, level=level, grade=grade, weak_arcs=weak, mode=mode
+    )
+    return spec, []
+
+
+def _read_arcs(d: Mapping[str, Any], key: str, where: str, problems: list[str]) -> tuple[str, ...]:
+    if key not in d:
+        return ()
+    raw = d[key]
+    if not isinstance(raw, list | tuple):
+        problems.append(f"{where}{key} must be a list of arc names, got {raw!r}")
+    elif not all(isinstance(a, str) for a in raw):
+        problems.append(f"{where}{key} must be a list of arc names (strings), got {raw!r}")
+    else:
+        return tuple(raw)
+    return ()
 
 
 _DESIGN_KEYS = (
@@ -285,6 +286,7 @@ _DESIGN_KEYS = (
     "hull_rows",
     "armour",
     "broadside",
+    "stealth",
     "systems",
 )
 _REQUIRED_DESIGN_KEYS = ("id", "name", "class", "mass", "thrust", "hull")
@@ -294,7 +296,8 @@ _REQUIRED_DESIGN_KEYS = ("id", "name", "class", "mass", "thrust", "hull")
 class Design:
     """A ship design. Build freely; ask ``problems()`` (or ``validate_design``) whether it is legal.
 
-    A class-1 beam given no arcs is read as firing in all six arcs of the design's orientation.
+    A class-1 beam (heavy beam, EMP) given no arcs is read as firing in all six arcs of the
+    design's orientation.
     """
 
     id: str
@@ -307,11 +310,12 @@ class Design:
     armour: int = 0
     broadside: bool = False
     systems: tuple[SystemSpec, ...] = ()
+    stealth: int = 0  # stealth hull level 0..2 (C8.2)
 
     def __post_init__(self) -> None:
         ring = BROADSIDE_ARCS if self.broadside else ARCS
         normalised = tuple(
-            replace(s, arcs=ring) if s.type == "beam" and s.cls == 1 and not s.arcs else s
+            replace(s, arcs=ring) if _all_arcs(s) and s.cls == 1 and not s.arcs else s
             for s in self.systems
         )
         if normalised != self.systems or not isinstance(self.systems, tuple):
@@ -345,7 +349,11 @@ class Design:
             + 2 * self.armour
             + 2 * self.drive_mass()
             + sum(s.points(self.mass) for s in self.systems)
+            + self.stealth_points()
         )
+
+    def stealth_points(self) -> int:
+        return stealth_cost(self.stealth, self.hull, self.armour)
 
     def all_systems(self) -> tuple[SystemSpec, ...]:
         """The designed systems in design order, then the implicit drive and core systems."""
@@ -406,6 +414,8 @@ class Design:
             )
         if self.armour < 0:
             out.append(f"armour {self.armour} is negative: use 0 or more boxes")
+        if not 0 <= self.stealth <= MAX_STEALTH:
+            out.append(f"stealth {self.stealth} is outside 0..{MAX_STEALTH}: choose 0, 1 or 2")
         return out
 
     def _system_problems(self) -> list[str]:
@@ -432,17 +442,15 @@ class Design:
                 )
             out += self._one_system_problems(s)
 
-        screens = [s for s in self.systems if s.type == "screen" and s.level in (1, 2)]
-        levels = sum(s.level or 0 for s in screens)
-        if levels > MAX_SCREEN_LEVELS:
-            out.append(
-                f"screens {', '.join(s.id for s in screens)} add up to {levels} levels but at "
-                f"most {MAX_SCREEN_LEVELS} are ever active: remove screens down to "
-                f"{MAX_SCREEN_LEVELS} levels"
-            )
-        sensors = [s.id for s in self.systems if s.type == "sensors"]
-        if len(sensors) > 1:
-            out.append(f"{len(sensors)} sensors systems ({', '.join(sensors)}): keep at most one")
+        for stype, table_row in SYSTEMS.items():
+            if table_row.max_per_ship is None:
+                continue
+            ids = [s.id for s in self.systems if s.type == stype]
+            if len(ids) > table_row.max_per_ship:
+                out.append(
+                    f"{len(ids)} {table_row.label} systems ({', '.join(ids)}): keep at most "
+                    f"{'one' if table_row.max_per_ship == 1 else table_row.max_per_ship}"
+                )
         ecm = [s.id for s in self.systems if s.type == "ecm"]
         area = [s.id for s in self.systems if s.type == "area_ecm"]
         if ecm and area:
@@ -450,10 +458,6 @@ class Design:
                 f"ECM {', '.join(ecm)} beside area ECM {', '.join(area)}: a ship with area ECM "
                 "has ECM itself; remove the ECM"
             )
-        if len(ecm) > 1:
-            out.append(f"{len(ecm)} ECM systems ({', '.join(ecm)}): keep at most one")
-        if len(area) > 1:
-            out.append(f"{len(area)} area ECM systems ({', '.join(area)}): keep at most one")
         return out
 
     def _one_system_problems(self, s: SystemSpec) -> list[str]:
@@ -473,13 +477,15 @@ class Design:
         for field, is_set in (
             ("class", s.cls is not None),
             ("arcs", bool(s.arcs)),
+            ("weak_arcs", bool(s.weak_arcs)),
+            ("mode", s.mode is not None),
             ("level", s.level is not None),
             ("grade", s.grade is not None),
         ):
             if is_set and field not in takes:
                 out.append(f"{name} takes no {field}: remove it")
-        if s.type == "beam":
-            out += self._beam_problems(s)
+        if SYSTEMS[s.type].is_weapon:
+            out += self._weapon_problems(s)
         elif s.type == "screen" and s.level not in (1, 2):
             given = "no level" if s.level is None else f"level {s.level}"
             out.append(f"screen {s.id} has {given}: choose level 1 or 2")
@@ -494,17 +500,13 @@ class Design:
                 out.append(f'sensors {s.id} has {given}: choose "enhanced" or "superior"')
         return out
 
-    def _beam_problems(self, s: SystemSpec) -> list[str]:
+    def _arc_list_problems(self, name: str, arcs: Sequence[str], field: str) -> list[str]:
         out: list[str] = []
-        if s.cls not in (1, 2, 3, 4):
-            given = "no class" if s.cls is None else f"class {s.cls}"
-            out.append(f"beam {s.id} has {given}: choose class 1, 2, 3 or 4")
-        name = s.describe()
         ring = self.arcs_available
         orientation = "broadside" if self.broadside else "standard"
         seen: set[str] = set()
         twice: list[str] = []
-        for arc in s.arcs:
+        for arc in arcs:
             if arc in seen:
                 if arc not in twice:
                     twice.append(arc)
@@ -512,18 +514,55 @@ class Design:
             seen.add(arc)
             if arc not in ring:
                 out.append(
-                    f"{name}: arc {arc!r} is not one of this design's {orientation} arcs: "
+                    f"{name}: {field} {arc!r} is not one of this design's {orientation} arcs: "
                     f"use {', '.join(ring[:-1])} or {ring[-1]}"
                 )
         for arc in twice:
-            out.append(f"{name} lists arc {arc!r} more than once: list each arc once")
-        if s.cls == 1:
-            if seen != set(ring):
+            out.append(f"{name} lists {field} {arc!r} more than once: list each arc once")
+        return out
+
+    def _weapon_problems(self, s: SystemSpec) -> list[str]:
+        """Class, arcs, weak arcs and mode of a weapon against its row of the systems table."""
+        out: list[str] = []
+        table_row = SYSTEMS[s.type]
+        if table_row.classes and s.cls not in table_row.classes:
+            given = "no class" if s.cls is None else f"class {s.cls}"
+            choices = ", ".join(str(c) for c in table_row.classes[:-1])
+            out.append(
+                f"{table_row.label} {s.id} has {given}: choose class {choices} or "
+                f"{table_row.classes[-1]}"
+            )
+        name = s.describe()
+        ring = self.arcs_available
+        out += self._arc_list_problems(name, s.arcs, "arc")
+        distinct = set(s.arcs)
+        if table_row.all_arcs and s.cls == 1:
+            if distinct != set(ring):
                 out.append(
                     f"{name} always fires in all six arcs: list all six ({', '.join(ring)}) or none"
                 )
         elif not s.arcs:
             out.append(f"{name} has no arcs: give it at least one arc")
+        elif len(distinct) > table_row.max_arcs:
+            out.append(
+                f"{name} has {len(distinct)} arcs but a {table_row.label} takes at most "
+                f"{table_row.max_arcs}: remove {len(distinct) - table_row.max_arcs}"
+            )
+        elif s.type == "meson" and not arcs_adjacent(s.arcs):
+            out.append(f"{name}: its arcs must be next to each other ({table_row.arcs_rule})")
+        if s.weak_arcs:
+            out += self._arc_list_problems(name, s.weak_arcs, "weak arc")
+            if (s.cls or 0) < 2:
+                out.append(
+                    f"{name}: weak arcs fire one class lower, so only class 2 or above may have "
+                    "them; remove the weak arcs or raise the class"
+                )
+            both = [a for a in dict.fromkeys(s.weak_arcs) if a in distinct]
+            if both:
+                out.append(f"{name}: {', '.join(both)} is both a full and a weak arc: list it once")
+        if table_row.modes and s.mode is not None and s.mode not in table_row.modes:
+            modes = " or ".join(repr(m) for m in table_row.modes)
+            out.append(f"{name} has mode {s.mode!r}: choose {modes}")
         return out
 
     def _mass_problems(self) -> list[str]:
@@ -563,6 +602,7 @@ class Design:
             "armour": self.armour,
             "broadside": self.broadside,
             "systems": [s.to_dict() for s in self.systems],
+            **({"stealth": self.stealth} if self.stealth else {}),
         }
 
     @classmethod
@@ -588,6 +628,7 @@ class Design:
         hull = _read_int(d, "hull", "", problems) if "hull" in d else None
         hull_rows = _read_int(d, "hull_rows", "", problems) if "hull_rows" in d else 4
         armour = _read_int(d, "armour", "", problems) if "armour" in d else 0
+        stealth = _read_int(d, "stealth", "", problems) if "stealth" in d else 0
         broadside: bool | None = False
         if "broadside" in d:
             if isinstance(d["broadside"], bool):
@@ -616,6 +657,7 @@ class Design:
             or hull is None
             or hull_rows is None
             or armour is None
+            or stealth is None
             or broadside is None
         ):
             raise DesignError(problems or ["design: could not be read"])
@@ -630,7 +672,12 @@ class Design:
             armour=armour,
             broadside=broadside,
             systems=tuple(systems),
+            stealth=stealth,
         )
+
+
+def _all_arcs(s: SystemSpec) -> bool:
+    return s.type in SYSTEMS and SYSTEMS[s.type].all_arcs
 
 
 def validate_design(d: Design) -> None:
@@ -671,6 +718,8 @@ def design_summary(d: Design) -> dict[str, Any]:
         "armour": d.armour,
         "armour_cost": 2 * d.armour,
         "broadside": d.broadside,
+        "stealth": d.stealth,
+        "stealth_cost": d.stealth_points(),
         "systems": rows,
         "problems": d.problems(),
     }
