@@ -550,13 +550,14 @@ class Design:
             )
         elif s.type == "meson" and not arcs_adjacent(s.arcs):
             out.append(f"{name}: its arcs must be next to each other ({table_row.arcs_rule})")
-        if s.weak_arcs:
-            out += self._arc_list_problems(name, s.weak_arcs, "weak arc")
+        if s.weak_arcs and table_row.weak_arcs:
             if (s.cls or 0) < 2:
                 out.append(
                     f"{name}: weak arcs fire one class lower, so only class 2 or above may have "
                     "them; remove the weak arcs or raise the class"
                 )
+                return out
+            out += self._arc_list_problems(name, s.weak_arcs, "weak arc")
             both = [a for a in dict.fromkeys(s.weak_arcs) if a in distinct]
             if both:
                 out.append(f"{name}: {', '.join(both)} is both a full and a weak arc: list it once")
@@ -798,8 +799,10 @@ _PRESETS: tuple[Design, ...] = (
         systems=(
             SystemSpec("fc-1", "fire_control"),
             SystemSpec("fc-2", "fire_control"),
+            SystemSpec("fc-3", "fire_control"),
             _beam("beam-1", 3, *_FORE),
-            _beam("beam-2", 3, *_FORE),
+            SystemSpec("emp-1", "emp", cls=2, arcs=_FORE),
+            SystemSpec("heavy-beam-1", "heavy_beam", cls=2, arcs=_FORE),
             _beam("beam-3", 2, *_AFT),
             _beam("beam-4", 1),
             _beam("beam-5", 1),
@@ -822,8 +825,8 @@ _PRESETS: tuple[Design, ...] = (
             SystemSpec("fc-1", "fire_control"),
             SystemSpec("fc-2", "fire_control"),
             SystemSpec("fc-3", "fire_control"),
-            _beam("beam-1", 4, *_FORE),
-            _beam("beam-2", 3, *_FORE),
+            SystemSpec("beam-1", "beam", cls=4, arcs=("F",), weak_arcs=("FP", "FS")),
+            SystemSpec("meson-1", "meson", arcs=_FORE),
             _beam("beam-3", 3, *_FORE),
             _beam("beam-4", 2, *_AFT),
             _beam("beam-5", 1),
@@ -834,6 +837,7 @@ _PRESETS: tuple[Design, ...] = (
             SystemSpec("pds-3", "pds"),
             SystemSpec("sensors-1", "sensors", grade="enhanced"),
             SystemSpec("ecm-1", "ecm"),
+            SystemSpec("command-bridge-1", "command_bridge"),
         ),
     ),
     Design(
@@ -862,7 +866,112 @@ _PRESETS: tuple[Design, ...] = (
     ),
 )
 
-PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in _PRESETS})
+# Presets that show off the compendium's other systems (issue 6); worked out in docs/designs.md.
+_SHOWCASE: tuple[Design, ...] = (
+    Design(
+        id="torpedo_boat",
+        name="Torpedo Boat",
+        hull_class="torpedo boat",
+        mass=50,
+        thrust=6,
+        hull=12,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("torpedo-1", "pulse_torpedo", arcs=("F",)),
+            SystemSpec("torpedo-2", "classed_pulse_torpedo", cls=2, arcs=("F",)),
+            SystemSpec("torpedo-3", "long_range_pulse_torpedo", arcs=("F",)),
+            SystemSpec("torpedo-4", "short_range_pulse_torpedo", arcs=("FS",)),
+        ),
+    ),
+    Design(
+        id="needle_raider",
+        name="Needle Raider",
+        hull_class="raider",
+        mass=40,
+        thrust=8,
+        hull=10,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("needle-1", "needle", arcs=("F",)),
+            SystemSpec("needle-2", "multi_needle", arcs=_FORE),
+            SystemSpec("needle-3", "heavy_needle", arcs=("F",)),
+            _beam("beam-1", 1),
+            SystemSpec("ecm-1", "ecm"),
+        ),
+    ),
+    Design(
+        id="stealth_hunter",
+        name="Stealth Hunter",
+        hull_class="stealth hunter",
+        mass=60,
+        thrust=6,
+        hull=15,
+        stealth=2,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("sensors-1", "sensors", grade="superior"),
+            SystemSpec("flare-1", "fusion_flare", arcs=("F",)),
+            SystemSpec("fusion-1", "fusion_torpedo", arcs=("F",)),
+            _beam("beam-1", 3, *_FORE),
+            _beam("beam-2", 2, *_AFT),
+            _beam("beam-3", 1),
+            SystemSpec("screen-1", "screen", level=1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("ecm-1", "ecm"),
+        ),
+    ),
+    Design(
+        id="ecm_picket",
+        name="ECM Picket",
+        hull_class="picket",
+        mass=40,
+        thrust=6,
+        hull=10,
+        armour=2,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("area-ecm-1", "area_ecm"),
+            SystemSpec("sensors-1", "sensors", grade="enhanced"),
+            SystemSpec("adfc-1", "adfc"),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("pds-2", "pds"),
+            SystemSpec("pds-3", "pds"),
+            SystemSpec("gatling-1", "gatling", arcs=_FORE),
+            SystemSpec("gatling-2", "gatling", arcs=_AFT),
+        ),
+    ),
+    Design(
+        id="graser_cruiser",
+        name="Graser Cruiser",
+        hull_class="graser cruiser",
+        mass=90,
+        thrust=4,
+        hull=24,
+        hull_rows=5,
+        armour=6,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("fc-3", "fire_control"),
+            SystemSpec("graser-1", "graser", cls=2, arcs=("F",)),
+            SystemSpec("graser-2", "graser", cls=1, arcs=_AFT),
+            SystemSpec("fusion-1", "multi_fusion", arcs=("F",), mode="torpedo"),
+            _beam("beam-1", 2, *_FORE),
+            _beam("beam-2", 1),
+            SystemSpec("screen-1", "screen", level=1),
+            SystemSpec("pds-1", "pds"),
+            SystemSpec("pds-2", "pds"),
+            SystemSpec("pds-3", "pds"),
+            SystemSpec("ecm-1", "ecm"),
+            SystemSpec("ftl-1", "ftl"),
+        ),
+    ),
+)
+
+PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in _PRESETS + _SHOWCASE})
 
 
 def preset(design_id: str) -> Design:

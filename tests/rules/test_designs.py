@@ -23,7 +23,7 @@ from app.rules.designs import (
 )
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS
-from app.rules.systems import SYSTEMS
+from app.rules.systems import SYSTEMS, WEAPON_TYPES
 
 FC = SystemSpec("fc-1", "fire_control")
 
@@ -73,23 +73,55 @@ PRESET_EXPECTED = {
     #          + pds 6 = 170
     "destroyer": (50, 50, 170),
     # light cruiser, TMF 70, thrust 5: drive 70×5×5% = 17.5 → 18; screen-1 3.5 → 4.
-    #   mass   18 + hull 20 + armour 5 + fc 2 + class-3 6 + 6 + class-2 2 + class-1 1 + 1
-    #          + screen 4 + pds 2 + area ECM 3 = 70
-    #   points 70 + hull 40 + armour 10 + drive 36 + fc 8 + beams (6+6+2+1+1)×3=48
-    #          + screen 12 + pds 6 + area ECM 30 = 260
-    "light_cruiser": (70, 70, 260),
+    #   mass   18 + hull 20 + armour 5 + fc 3 + class-3 6 + EMP class-2 (3 adjacent) 2
+    #          + heavy beam class-2 1.5×2=3 + class-2 2 + class-1 1 + 1 + screen 4 + pds 2
+    #          + area ECM 3 = 70
+    #   points 70 + hull 40 + armour 10 + drive 36 + fc 12 + weapons (6+2+3+2+1+1)×3=45
+    #          + screen 12 + pds 6 + area ECM 30 = 261
+    "light_cruiser": (70, 70, 261),
     # heavy cruiser, TMF 100, thrust 4, 5 hull rows: drive 100×4×5% = 20; screen-2 10% = 10.
-    #   mass   20 + hull 27 + armour 6 + fc 3 + class-4 (3 arcs) 8+4=12 + class-3 6 + 6
-    #          + class-2 2 + class-1 1 + 1 + screen 10 + pds 3 + sensors 1 + ecm 2 = 100
+    #   mass   20 + hull 27 + armour 6 + fc 3 + class-4 (F) 8 + 2 weak arcs 2 + meson 6
+    #          + class-3 6 + class-2 2 + class-1 1 + 1 + screen 10 + pds 3 + sensors 1 + ecm 2
+    #          + command bridge 2 = 100
     #   points 100 + hull 27×1.5=40.5 → 41 + armour 12 + drive 40 + fc 12
-    #          + beams (12+6+6+2+1+1)×3=84 + screen 30 + pds 9 + sensors 15 + ecm 20 = 363
-    "heavy_cruiser": (100, 100, 363),
+    #          + weapons (10+6+6+2+1+1)×3=78 + screen 30 + pds 9 + sensors 15 + ecm 20
+    #          + command bridge 10 = 367
+    "heavy_cruiser": (100, 100, 367),
     # hunter, TMF 60, thrust 6, 3 hull rows, broadside: drive 60×6×5% = 18; screen-1 3.
     #   mass   18 + hull 15 + armour 2 + fc 2 + class-3 (2 arcs) 5 + 5 + class-2 (3 adjacent) 2
     #          + 2 + class-1 1 + superior sensors 2 + screen 3 + pds 1 + ecm 2 = 60
     #   points 60 + hull 15×3=45 + armour 4 + drive 36 + fc 8 + beams (5+5+2+2+1)×3=45
     #          + sensors 30 + screen 9 + pds 3 + ecm 20 = 260
     "hunter": (60, 60, 260),
+    # torpedo boat, TMF 50, thrust 6: drive 15.
+    #   mass   15 + hull 12 + fc 2 + pulse torpedo 4 + class-2 pulse torpedo 8 + long-range 6
+    #          + short-range 3 = 50
+    #   points 50 + hull 24 + drive 30 + fc 8 + torpedoes (4+8+6+3)×3=63 = 175
+    "torpedo_boat": (50, 50, 175),
+    # needle raider, TMF 40, thrust 8: drive 40×8×5% = 16.
+    #   mass   16 + hull 10 + fc 2 + needle 2 + multi-arc needle (3 arcs) 2+2=4
+    #          + heavy needle 3 + class-1 1 + ecm 2 = 40
+    #   points 40 + hull 20 + drive 32 + fc 8 + weapons (2+4+3+1)×3=30 + ecm 20 = 150
+    "needle_raider": (40, 40, 150),
+    # stealth hunter, TMF 60, thrust 6, stealth 2: drive 18; screen-1 3.
+    #   mass   18 + hull 15 + fc 2 + superior sensors 2 + fusion flare 4 + fusion torpedo 4
+    #          + class-3 6 + class-2 2 + class-1 1 + screen 3 + pds 1 + ecm 2 = 60
+    #   points 60 + hull 30 + drive 36 + fc 8 + sensors 30 + weapons (4+4+6+2+1)×3=51
+    #          + screen 9 + pds 3 + ecm 20 + stealth 2×2×(15 hull + 0 armour)=60 = 307
+    "stealth_hunter": (60, 60, 307),
+    # ECM picket, TMF 40, thrust 6: drive 12.
+    #   mass   12 + hull 10 + armour 2 + fc 1 + area ECM 3 + enhanced sensors 1 + ADFC 2
+    #          + pds 3 + gatlings (3 adjacent arcs) 3 + 3 = 40
+    #   points 40 + hull 20 + armour 4 + drive 24 + fc 4 + area ECM 30 + sensors 15 + ADFC 8
+    #          + pds 9 + gatlings (3+3)×2=12 = 166
+    "ecm_picket": (40, 40, 166),
+    # graser cruiser, TMF 90, thrust 4, 5 hull rows: drive 18; screen-1 4.5 → 5; FTL 9.
+    #   mass   18 + hull 24 + armour 6 + fc 3 + class-2 graser (1 arc) 9 + class-1 graser
+    #          (3 arcs) 3 + multi-fusion 5 + class-2 2 + class-1 1 + screen 5 + pds 3 + ecm 2
+    #          + FTL 9 = 90
+    #   points 90 + hull 24×1.5=36 + armour 12 + drive 36 + fc 12 + weapons (9+3+5+2+1)×3=60
+    #          + screen 15 + pds 9 + ecm 20 + FTL 18 = 308
+    "graser_cruiser": (90, 90, 308),
 }
 
 
@@ -140,15 +172,36 @@ def test_presets_carry_what_the_brief_asks() -> None:
     assert {s.level for s in destroyer.systems if s.type == "screen"} == {1}
     assert "pds" in types(destroyer)
     light = preset("light_cruiser")
-    assert types(light).count("fire_control") == 2 and "area_ecm" in types(light)
+    assert types(light).count("fire_control") == 3 and "area_ecm" in types(light)
+    assert {"emp", "heavy_beam"} <= set(types(light))
     assert light.armour > 0 and 3 in {s.cls for s in light.weapons()}
     heavy = preset("heavy_cruiser")
     assert types(heavy).count("fire_control") == 3
     assert {s.level for s in heavy.systems if s.type == "screen"} == {2}
     assert 4 in {s.cls for s in heavy.weapons()} and "pds" in types(heavy)
     assert any(s.grade == "enhanced" for s in heavy.systems) and heavy.armour > 0
+    assert "meson" in types(heavy) and "command_bridge" in types(heavy)
+    assert any(s.weak_arcs for s in heavy.weapons())
     hunter = preset("hunter")
     assert hunter.broadside and any(s.grade == "superior" for s in hunter.systems)
+    stealthy = preset("stealth_hunter")
+    assert stealthy.stealth == 2 and any(s.grade == "superior" for s in stealthy.systems)
+    assert "area_ecm" in types(preset("ecm_picket"))
+    assert "graser" in types(preset("graser_cruiser"))
+    assert {"needle", "multi_needle", "heavy_needle"} <= set(types(preset("needle_raider")))
+
+
+def test_presets_cover_every_weapon_of_the_systems_table() -> None:
+    # issue 6: GET /api/v1/designs lists presets whose systems cover every weapon family
+    fitted = {s.type for d in PRESET_DESIGNS.values() for s in d.systems}
+    assert fitted >= WEAPON_TYPES
+    assert any(s.weak_arcs for d in PRESET_DESIGNS.values() for s in d.systems)
+    assert {"flare", "torpedo"} >= {
+        s.fire_mode()
+        for d in PRESET_DESIGNS.values()
+        for s in d.systems
+        if s.type == "multi_fusion"
+    }
 
 
 def test_preset_unknown_id_is_a_helpful_key_error() -> None:
@@ -330,7 +383,7 @@ def test_class_1_beam_without_arcs_reads_as_all_six() -> None:
 def test_design_summary() -> None:
     d = preset("light_cruiser")
     s = design_summary(d)
-    assert s["mass"] == 70 and s["mass_used"] == 70 and s["points"] == 260
+    assert s["mass"] == 70 and s["mass_used"] == 70 and s["points"] == 261
     assert s["drive_mass"] == 18 and s["hull_cost"] == 40 and s["mass_free"] == 0
     assert s["problems"] == []
     rows = s["systems"]
@@ -339,6 +392,16 @@ def test_design_summary() -> None:
     assert sum(r["mass"] for r in rows) + d.hull + d.armour == d.mass_used()
     assert sum(r["points"] for r in rows) + d.mass + s["hull_cost"] + s["armour_cost"] == d.points()
     json.dumps(s)
+
+
+@pytest.mark.parametrize("design_id", sorted(PRESET_EXPECTED))
+def test_design_summary_adds_up_for_every_preset(design_id: str) -> None:
+    d = preset(design_id)
+    s = design_summary(d)
+    parts = s["base_cost"] + s["hull_cost"] + s["armour_cost"] + s["stealth_cost"]
+    assert sum(r["points"] for r in s["systems"]) + parts == s["points"] == d.points()
+    assert sum(r["mass"] for r in s["systems"]) + d.hull + d.armour == s["mass_used"]
+    assert s["stealth_cost"] == 2 * d.stealth * (d.hull + d.armour)
 
 
 # -- validation messages ---------------------------------------------------------------------
@@ -700,3 +763,149 @@ def test_from_dict_does_not_check_rules() -> None:
     raw = base(hull=1).to_dict()
     d = Design.from_dict(raw)
     assert d.problems() == ["hull 1 is below 10% of mass 40: use at least 4 boxes"]
+
+
+# -- the systems table's designer rules, by hand ----------------------------------------------
+# (mass, points) of one system in a TMF-100 design, worked out from the compendium / decisions.
+TABLE_CASES = [
+    (SystemSpec("w", "beam", cls=1), (1, 3)),
+    (SystemSpec("w", "beam", cls=2, arcs=("F", "FS", "AS")), (2, 6)),
+    (SystemSpec("w", "beam", cls=2, arcs=("F", "AS")), (3, 9)),  # not adjacent
+    (SystemSpec("w", "beam", cls=3, arcs=("F", "FS")), (5, 15)),
+    (SystemSpec("w", "beam", cls=4, arcs=("F", "FS", "FP")), (12, 36)),  # C1.3's example
+    (SystemSpec("w", "beam", cls=4, arcs=("F",), weak_arcs=("FP", "FS")), (10, 30)),  # C1.3
+    (SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("FP", "FS")), (6, 18)),
+    (SystemSpec("w", "heavy_beam", cls=2, arcs=("F",)), (3, 9)),
+    (SystemSpec("w", "heavy_beam", cls=3, arcs=("F",)), (6, 18)),
+    (SystemSpec("w", "heavy_beam", cls=4, arcs=("F", "FS")), (15, 45)),
+    (SystemSpec("w", "gatling", arcs=("F",)), (2, 4)),
+    (SystemSpec("w", "gatling", arcs=("FP", "F", "FS")), (3, 6)),
+    (SystemSpec("w", "gatling", arcs=ARCS), (4, 8)),
+    (SystemSpec("w", "emp", cls=2, arcs=("F",)), (2, 6)),
+    (SystemSpec("w", "needle", arcs=("F",)), (2, 6)),
+    (SystemSpec("w", "multi_needle", arcs=("FP", "F", "FS")), (4, 12)),
+    (SystemSpec("w", "heavy_needle", arcs=("F",)), (3, 9)),
+    (SystemSpec("w", "graser", cls=1, arcs=("F",)), (2, 6)),  # C1.9's table
+    (SystemSpec("w", "graser", cls=1, arcs=("FP", "F", "FS")), (3, 9)),
+    (SystemSpec("w", "graser", cls=1, arcs=ARCS), (4, 12)),
+    (SystemSpec("w", "graser", cls=2, arcs=("F",)), (9, 27)),
+    (SystemSpec("w", "graser", cls=2, arcs=("F", "FS")), (12, 36)),
+    (SystemSpec("w", "graser", cls=3, arcs=("F", "FS", "FP")), (36, 108)),
+    (SystemSpec("w", "pulse_torpedo", arcs=("F",)), (4, 12)),
+    (SystemSpec("w", "classed_pulse_torpedo", cls=3, arcs=("F",)), (12, 36)),
+    (SystemSpec("w", "long_range_pulse_torpedo", arcs=("F",)), (6, 18)),
+    (SystemSpec("w", "short_range_pulse_torpedo", arcs=("F",)), (3, 9)),
+    (SystemSpec("w", "fusion_flare", arcs=("F",)), (4, 12)),
+    (SystemSpec("w", "fusion_torpedo", arcs=("F",)), (4, 12)),
+    (SystemSpec("w", "multi_fusion", arcs=("F",), mode="flare"), (5, 15)),
+    (SystemSpec("w", "meson", arcs=("FP", "F", "FS")), (6, 18)),
+    (SystemSpec("s", "fire_control"), (1, 4)),
+    (SystemSpec("s", "pds"), (1, 3)),
+    (SystemSpec("s", "adfc"), (2, 8)),
+    (SystemSpec("s", "screen", level=1), (5, 15)),
+    (SystemSpec("s", "screen", level=2), (10, 30)),
+    (SystemSpec("s", "command_bridge"), (2, 10)),
+    (SystemSpec("s", "sensors", grade="enhanced"), (1, 15)),
+    (SystemSpec("s", "sensors", grade="superior"), (2, 30)),
+    (SystemSpec("s", "ecm"), (2, 20)),
+    (SystemSpec("s", "area_ecm"), (3, 30)),
+    (SystemSpec("s", "ftl"), (10, 20)),
+]
+
+
+@pytest.mark.parametrize(("spec", "expected"), TABLE_CASES, ids=lambda v: getattr(v, "type", ""))
+def test_system_mass_and_points_by_hand(spec: SystemSpec, expected: tuple[int, int]) -> None:
+    assert (spec.mass(100), spec.points(100)) == expected
+
+
+def test_every_table_row_has_a_hand_computed_case() -> None:
+    assert {spec.type for spec, _ in TABLE_CASES} == set(SYSTEMS)
+
+
+def test_stealth_costs_two_points_per_box_per_level() -> None:
+    # C8.2's example: 2 armour, 10 hull -> +24 at level 1, +48 at level 2
+    d = base(hull=10, armour=2)
+    assert replace(d, stealth=1).points() - d.points() == 24
+    assert replace(d, stealth=2).points() - d.points() == 48
+    assert replace(d, stealth=2).mass_used() == d.mass_used()  # stealth takes no mass
+    assert only_problem(replace(d, stealth=3)) == "stealth 3 is outside 0..2: choose 0, 1 or 2"
+    assert Design.from_dict(replace(d, stealth=2).to_dict()).stealth == 2
+    with pytest.raises(DesignError, match="stealth must be a whole number"):
+        Design.from_dict({**d.to_dict(), "stealth": True})
+
+
+@pytest.mark.parametrize(
+    ("system", "message"),
+    [
+        (
+            SystemSpec("w", "beam", cls=1, weak_arcs=("F",)),
+            "class-1 beam w: weak arcs fire one class lower, so only class 2 or above may have "
+            "them; remove the weak arcs or raise the class",
+        ),
+        (
+            SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("F",)),
+            "class-3 beam w with 1 arc: F is both a full and a weak arc: list it once",
+        ),
+        (
+            SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("S",)),
+            "class-3 beam w with 1 arc: weak arc 'S' is not one of this design's standard arcs: "
+            "use F, FS, AS, A, AP or FP",
+        ),
+        (
+            SystemSpec("w", "pulse_torpedo", arcs=("F",), weak_arcs=("FS",)),
+            "pulse torpedo launcher w takes no weak_arcs: remove it",
+        ),
+        (
+            SystemSpec("w", "needle", arcs=("F", "FS")),
+            "needle beam w has 2 arcs but a needle beam takes at most 1: remove 1",
+        ),
+        (
+            SystemSpec("w", "meson", arcs=("F", "A")),
+            "meson flechette w: its arcs must be next to each other (up to three adjacent arcs)",
+        ),
+        (
+            SystemSpec("w", "multi_fusion", arcs=("F",), mode="plasma"),
+            "multi-fusion launcher w has mode 'plasma': choose 'flare' or 'torpedo'",
+        ),
+        (
+            SystemSpec("w", "fusion_flare", arcs=("F",), mode="flare"),
+            "fusion flare launcher w takes no mode: remove it",
+        ),
+        (
+            SystemSpec("w", "graser", cls=4, arcs=("F",)),
+            "graser w has class 4: choose class 1, 2 or 3",
+        ),
+        (
+            SystemSpec("w", "gatling", cls=2, arcs=("F",)),
+            "gatling battery w takes no class: remove it",
+        ),
+    ],
+)
+def test_weapon_rules_from_the_table(system: SystemSpec, message: str) -> None:
+    d = replace(base(mass=100, hull=20), systems=(FC, system))
+    assert only_problem(d) == message
+
+
+def test_one_command_bridge_and_one_ftl_drive_at_most() -> None:
+    d = replace(
+        base(mass=100, hull=20),
+        systems=(FC, SystemSpec("cb-1", "command_bridge"), SystemSpec("cb-2", "command_bridge")),
+    )
+    assert only_problem(d) == "2 command bridge systems (cb-1, cb-2): keep at most one"
+
+
+def test_weak_arcs_and_mode_round_trip_through_json() -> None:
+    d = replace(
+        base(mass=100, hull=20),
+        systems=(
+            FC,
+            SystemSpec("b", "beam", cls=4, arcs=("F",), weak_arcs=("FP", "FS")),
+            SystemSpec("m", "multi_fusion", arcs=("F",), mode="torpedo"),
+        ),
+    )
+    data = json.loads(json.dumps(d.to_dict()))
+    assert data["systems"][1]["weak_arcs"] == ["FP", "FS"]
+    assert data["systems"][2]["mode"] == "torpedo"
+    assert Design.from_dict(data) == d
+    assert d.system("m").fire_mode() == "torpedo"
+    assert SystemSpec("m", "multi_fusion", arcs=("F",)).fire_mode() == "flare"
