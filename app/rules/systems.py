@@ -75,8 +75,11 @@ class FireBand:
     hit_on: int | None = None  # single-die weapons: the d6 needed to hit
     damage_dice: int = 0  # torpedoes: Xd6 of damage; fusion: the BD of damage on a hit
     damage_reroll: bool = False
+    needle: bool = False  # needle dice: 5 = 1 damage, 6 = damage and the system destroyed
 
     def describe(self) -> str:
+        if self.needle:
+            return f"{self.dice} needle {'die' if self.dice == 1 else 'dice'}"
         if self.hit_on is not None:
             if self.damage_dice and self.damage_reroll:
                 dmg = f"{self.damage_dice}BD*"
@@ -677,9 +680,9 @@ def profile(
     if system_type == "gatling":
         return (FireBand(12.0, 6, True),)
     if system_type in ("needle", "multi_needle"):
-        return (FireBand(12.0, 1),)
+        return (FireBand(12.0, 1, needle=True),)
     if system_type == "heavy_needle":
-        return (FireBand(12.0, 2), FireBand(24.0, 1))
+        return (FireBand(12.0, 2, needle=True), FireBand(24.0, 1, needle=True))
     if system_type == "graser":
         widths = r.extra["band_width"]
         assert isinstance(widths, dict)
@@ -696,3 +699,111 @@ def profile(
     if system_type == "meson":
         return (FireBand(12.0, 6, True), FireBand(24.0, 3, True))
     raise ValueError(f"{system_type} has no firing profile")  # pragma: no cover - table is closed
+
+
+# -- the table as documentation --------------------------------------------------------------
+def _profile_text(r: SystemType) -> list[str]:
+    """One line per class (or mode) of the firing profile: ``0–12: 3BD*; 12–24: 2BD*; …``."""
+    variants: list[tuple[str, int | None, str | None]] = []
+    if r.modes:
+        variants = [(f"{m}: ", None, m) for m in r.modes]
+    elif r.classes:
+        variants = [(f"class {c}: ", c, None) for c in r.classes]
+    else:
+        variants = [("", None, None)]
+    lines = []
+    for prefix, cls, mode in variants:
+        start = 0.0
+        parts = []
+        for band in profile(r.type, cls, mode):
+            parts.append(f"{start:g}–{band.to:g} {band.describe()}")
+            start = band.to
+        lines.append(prefix + "; ".join(parts))
+    return lines
+
+
+def render_markdown() -> str:
+    """``docs/systems.md``: the table for readers (a test keeps the file equal to this)."""
+    out = [
+        "# The systems table",
+        "",
+        "Generated from `app/rules/systems.py` by `scripts/render_systems.py`; do not edit by "
+        "hand (a test fails when this file and the table differ). Ranges are in mu; "
+        "*decision* marks a value the compendium does not give, chosen by the project.",
+        "",
+        "## Weapons (compendium C1)",
+        "",
+        "| system | § | classes | mass | cost | arcs | range bands and dice | damage | screens "
+        "| project decisions |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in _ROWS:
+        if not r.is_weapon:
+            continue
+        classes = ", ".join(str(c) for c in r.classes) or "—"
+        if r.modes:
+            classes = "modes " + " / ".join(r.modes)
+        arcs = r.arcs_rule + ("; weak arcs (C1.3) at 1 mass each" if r.weak_arcs else "")
+        bands = "<br>".join(_profile_text(r))
+        target = " Names a target system." if r.targets_system else ""
+        screens = "reduce hits" if r.screens else "ignored"
+        out.append(
+            f"| {r.label} (`{r.type}`) | {r.section} | {classes} | {r.mass_rule} | {r.cost_rule} "
+            f"| {arcs} | {bands} | {DAMAGE_PATHS[r.damage or STANDARD]}.{target} | {screens} "
+            f"| {_decided(r)} |"
+        )
+    out += [
+        "",
+        "## Defences, electronics and hull systems (C3, C6)",
+        "",
+        "| system | § | mass | cost | at most | in battle | project decisions |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in _ROWS:
+        if r.is_weapon:
+            continue
+        effect = r.summary + (f" — *not yet:* {r.pending}" if r.pending else "")
+        most = str(r.max_per_ship) if r.max_per_ship else "any"
+        out.append(
+            f"| {r.label} (`{r.type}`) | {r.section} | {r.mass_rule} | {r.cost_rule} | {most} "
+            f"| {effect} | {_decided(r)} |"
+        )
+    out += [
+        "",
+        "## Hull options (C6.0, C8.2)",
+        "",
+        "- Hull integrity: 10–50% of the design's mass (TMF), 1 mass per box.",
+        "- Armour: 1 mass and 2 points per box; ordinary hits take armour first.",
+        "",
+        "| hull rows | points per hull box | threshold checks |",
+        "| --- | --- | --- |",
+    ]
+    for rows, (num, den) in HULL_ROW_COST.items():
+        cost = f"{num / den:g}"
+        checks = ", ".join(f"{n}+" for n in threshold_numbers(rows))
+        out.append(f"| {rows} | {cost} (halves up) | {checks} |")
+    out += [
+        "",
+        f"- Stealth hull level 1–{MAX_STEALTH}: +{STEALTH_COST_PER_BOX} points per hull or "
+        "armour box per level, no mass. Weapons aimed at the ship use range bands × 5/6 "
+        "(level 1) or × 2/3 (level 2); the ship's own fire reaches at most "
+        f"{PASSIVE_FIRE_CONTROL_RANGE:g} mu (passive fire control). Stealth does not change "
+        "ping detection.",
+        "",
+        "| hull rows | level 1 lost after row | level 2 drops to 1 after row "
+        "| level 2 lost after row |",
+        "| --- | --- | --- | --- |",
+    ]
+    for rows, (one, two_down, two_lost) in STEALTH_LOST_AT.items():
+        out.append(f"| {rows} | {one} | {two_down} | {two_lost} |")
+    out += [
+        "",
+        "- EMP-vulnerable systems (RULES §8): "
+        + ", ".join(f"`{t}`" for t in sorted(EMP_VULNERABLE))
+        + f"; at most {EMP_MAX_HITS} EMP hits per firing ship and target.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _decided(r: SystemType) -> str:
+    return "<br>".join(f"*decision:* {d}" for d in r.decisions) or "—"
