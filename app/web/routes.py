@@ -23,12 +23,28 @@ from app.play.designs import presets
 from app.play.service import GameService, NewGame, NewShip, NewSide
 from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
+from app.rules.systems import SYSTEMS
 from app.web import mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
+
+
+def _system_label(system_type: str) -> str:
+    """The systems table's name for a type ("heavy_needle" -> "heavy needle beam")."""
+    row = SYSTEMS.get(system_type)
+    return row.label if row else system_type.replace("_", " ")
+
+
+def _system_pending(system_type: str) -> str:
+    row = SYSTEMS.get(system_type)
+    return (row.pending or "") if row else ""
+
+
+templates.env.filters["system_label"] = _system_label
+templates.env.filters["system_pending"] = _system_pending
 router = APIRouter(include_in_schema=False)
 
 FRAGMENTS = ("status", "map", "controls", "sheets", "log")
