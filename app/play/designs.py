@@ -1,4 +1,5 @@
-"""Ship designs over the network: presets, validation, saving under an owner token."""
+"""Ship designs over the network: presets, validation, saving under an owner token, and the
+systems table as data (what the designer page and API clients build designs from)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,21 @@ from typing import Any
 
 from app.play import errors as E
 from app.play import tokens
-from app.rules.designs import PRESET_DESIGNS, Design, design_summary, validate_design
+from app.rules import systems as T
+from app.rules.designs import (
+    MAX_HULL_ROWS,
+    MAX_MASS,
+    MAX_THRUST,
+    MIN_HULL_ROWS,
+    MIN_MASS,
+    MIN_THRUST,
+    PRESET_DESIGNS,
+    Design,
+    design_summary,
+    validate_design,
+)
 from app.rules.errors import DesignError
+from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.store.db import Database
 from app.store.models import SavedDesign
@@ -49,11 +63,197 @@ async def save(db: Database, data: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": design_id, "owner_token": token}
 
 
-async def get(db: Database, design_id: str) -> dict[str, Any]:
+async def load(db: Database, design_id: str) -> Design:
+    """A preset or saved design by id; ``UnknownDesign`` (404) otherwise."""
     if design_id in PRESET_DESIGNS:
-        return describe(PRESET_DESIGNS[design_id])
+        return PRESET_DESIGNS[design_id]
+    if len(design_id) > 64:  # longer than any id the store holds
+        raise E.UnknownDesign(f"no design {design_id[:64]!r}…")
     async with db.session() as session, session.begin():
         saved = await session.get(SavedDesign, design_id)
         if saved is None:
             raise E.UnknownDesign(f"no design {design_id!r}")
-        return describe(Design.from_dict(saved.data))
+        data = dict(saved.data)
+    return Design.from_dict(data)
+
+
+async def get(db: Database, design_id: str) -> dict[str, Any]:
+    return describe(await load(db, design_id))
+
+
+# -- the systems table as data --------------------------------------------------------------
+def _band(band: T.FireBand) -> dict[str, Any]:
+    return {
+        "to": band.to,
+        "dice": band.dice,
+        "reroll": band.reroll,
+        "hit_on": band.hit_on,
+        "damage_dice": band.damage_dice,
+        "damage_reroll": band.damage_reroll,
+        "notation": band.describe(),
+    }
+
+
+def _profiles(row: T.SystemType) -> list[dict[str, Any]]:
+    """Every firing profile of a weapon: one per class (or one) and per mode."""
+    if not row.is_weapon:
+        return []
+    out = []
+    for cls in row.classes or (None,):
+        for mode in row.modes or (None,):
+            bands = T.profile(row.type, cls, mode)
+            out.append({"class": cls, "mode": mode, "bands": [_band(b) for b in bands]})
+    return out
+
+
+def _fields(row: T.SystemType) -> list[str]:
+    """The optional fields a system of this type takes (beside ``id`` and ``type``)."""
+    if row.type == "screen":
+        return ["level"]
+    if row.type == "sensors":
+        return ["grade"]
+    return (
+        (["class"] if row.classes else [])
+        + (["arcs"] if row.max_arcs else [])
+        + (["weak_arcs"] if row.weak_arcs else [])
+        + (["mode"] if row.modes else [])
+    )
+
+
+def _masses(row: T.SystemType) -> list[dict[str, Any]]:
+    """Mass and points of each buildable variant whose mass does not depend on the TMF:
+    per class and arc count (adjacent arcs, and non-adjacent where that is possible) for
+    weapons, per grade for sensors, the fixed ones once. Weak arcs add 1 mass each (C1.3)."""
+    out: list[dict[str, Any]] = []
+    if row.type in ("screen", "ftl"):
+        return out  # a share of the TMF: see mass_rule
+    if row.type == "sensors":
+        for grade in T.SENSOR_GRADES:
+            mass = T.system_mass(row.type, 0, grade=grade)
+            out.append(
+                {"grade": grade, "mass": mass, "points": T.system_cost(row.type, mass, grade=grade)}
+            )
+        return out
+    if not row.max_arcs:
+        mass = T.system_mass(row.type, 0)
+        return [{"mass": mass, "points": T.system_cost(row.type, mass)}]
+    for cls in row.classes or (None,):
+        counts = (6,) if row.all_arcs and cls == 1 else range(1, row.max_arcs + 1)
+        for arcs in counts:
+            mass = T.system_mass(row.type, 0, cls=cls, arcs=arcs)
+            entries = [(True, mass)]
+            if 2 <= arcs <= 4:  # arcs that can be split into two runs around the ring
+                apart = T.system_mass(row.type, 0, cls=cls, arcs=arcs, adjacent=False)
+                if apart != mass:
+                    entries.append((False, apart))
+            for adjacent, m in entries:
+                out.append(
+                    {
+                        "class": cls,
+                        "arcs": arcs,
+                        "adjacent": adjacent,
+                        "mass": m,
+                        "points": T.system_cost(row.type, m),
+                    }
+                )
+    return out
+
+
+def _weak_arc_mass(row: T.SystemType) -> int | None:
+    """What one weak arc adds (C1.3), measured on the row's largest class with one arc."""
+    if not row.weak_arcs:
+        return None
+    cls = row.classes[-1] if row.classes else None
+    one = T.system_mass(row.type, 0, cls=cls, arcs=1)
+    return T.system_mass(row.type, 0, cls=cls, arcs=1, weak_arcs=1) - one
+
+
+def system_row(row: T.SystemType) -> dict[str, Any]:
+    return {
+        "type": row.type,
+        "label": row.label,
+        "section": row.section,
+        "family": row.family,
+        "summary": row.summary,
+        "mass_rule": row.mass_rule,
+        "cost_rule": row.cost_rule,
+        "arcs_rule": row.arcs_rule,
+        "classes": list(row.classes),
+        "max_arcs": row.max_arcs,
+        "all_arcs": row.all_arcs,
+        "weak_arcs": row.weak_arcs,
+        "weak_arc_mass": _weak_arc_mass(row),
+        "modes": list(row.modes),
+        "fields": _fields(row),
+        "levels": [1, 2] if row.type == "screen" else [],
+        "grades": list(T.SENSOR_GRADES) if row.type == "sensors" else [],
+        "fixed_mass": row.fixed_mass,
+        "fixed_cost": row.fixed_cost,
+        "cost_per_mass": None if row.fixed_cost is not None else row.cost_per_mass,
+        "masses": _masses(row),
+        "damage": row.damage,
+        "damage_path": T.DAMAGE_PATHS[row.damage] if row.damage else None,
+        "screens": row.screens,
+        "targets_system": row.targets_system,
+        "emp_vulnerable": row.type in T.EMP_VULNERABLE,
+        "max_per_ship": row.max_per_ship,
+        "pending": row.pending,
+        "decisions": list(row.decisions),
+        "profiles": _profiles(row),
+    }
+
+
+def _orientation(names: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "arcs": list(names),
+        "spans": [{"arc": a, "from": arc_span(a)[0], "to": arc_span(a)[1]} for a in names],
+    }
+
+
+def systems_table() -> dict[str, Any]:
+    """Every designable system type, the hull options, stealth and the arc orientations."""
+    hull_rows = []
+    for rows in range(MIN_HULL_ROWS, MAX_HULL_ROWS + 1):
+        num, den = T.HULL_ROW_COST[rows]
+        lost = T.STEALTH_LOST_AT[rows]
+        hull_rows.append(
+            {
+                "rows": rows,
+                "cost_per_box": num / den,
+                "cost_fraction": [num, den],
+                "threshold_numbers": list(T.threshold_numbers(rows)),
+                "stealth_lost_after_rows": {
+                    "level_1_lost": lost[0],
+                    "level_2_becomes_1": lost[1],
+                    "level_2_lost": lost[2],
+                },
+            }
+        )
+    return {
+        "systems": [system_row(row) for row in T.SYSTEMS.values()],
+        "families": ["weapon", "defence", "electronics", "hull"],
+        "limits": {
+            "mass": {"min": MIN_MASS, "max": MAX_MASS},
+            "thrust": {"min": MIN_THRUST, "max": MAX_THRUST},
+            "hull_rows": {"min": MIN_HULL_ROWS, "max": MAX_HULL_ROWS, "default": 4},
+            "hull_boxes": "10% of TMF (rounded up) to 50% of TMF (rounded down), inclusive",
+        },
+        "frame": {
+            "base_cost": "TMF",
+            "drive": "thrust × 5% of TMF, to the nearest whole mass, halves up; 2 points per mass",
+            "armour": "1 mass and 2 points per box",
+            "hull": "1 mass per box; points per box by hull rows",
+        },
+        "hull": {"rows": hull_rows},
+        "stealth": {
+            "levels": list(range(T.MAX_STEALTH + 1)),
+            "cost_rule": f"+{T.STEALTH_COST_PER_BOX} points per hull or armour box per level",
+            "cost_per_box_per_level": T.STEALTH_COST_PER_BOX,
+            "band_factor": [
+                {"level": level, "num": num, "den": den}
+                for level, (num, den) in T.STEALTH_BAND_FACTOR.items()
+            ],
+            "passive_fire_control_range": T.PASSIVE_FIRE_CONTROL_RANGE,
+        },
+        "orientations": {"standard": _orientation(ARCS), "broadside": _orientation(BROADSIDE_ARCS)},
+    }

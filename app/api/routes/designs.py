@@ -1,4 +1,4 @@
-"""Ship designs and preset scenarios."""
+"""Ship designs, the systems table they are built from, and preset scenarios."""
 
 from __future__ import annotations
 
@@ -6,12 +6,31 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from app.api.design_schemas import DesignOut, DesignSummaryOut, SystemsOut
 from app.api.schemas import DesignSavedOut, DesignsOut, ScenariosOut
 from app.deps import DbDep
 from app.play import designs
 from app.problems import documented
 
 router = APIRouter(tags=["designs"])
+
+_DESIGN_BODY = (
+    "A design object: `id`, `name`, `class`, `mass`, `thrust`, `hull`, and optionally "
+    "`hull_rows` (3–6, default 4), `armour` (default 0), `broadside` (default false), `stealth` "
+    "(0–2, default 0) and `systems` — each `{id, type}` plus what its type takes (see "
+    "`GET /api/v1/systems`: `class`, `arcs`, `weak_arcs`, `mode`, `level`, `grade`). Read "
+    "strictly: a wrong JSON type or an unknown field is a problem too. A 422 lists every "
+    "problem in `problems`, each saying what to change."
+)
+
+
+@router.get(
+    "/systems",
+    response_model=SystemsOut,
+    summary="The systems table: every designable system, hull options, stealth and arcs",
+)
+async def list_systems() -> dict[str, Any]:
+    return designs.systems_table()
 
 
 @router.get("/designs", response_model=DesignsOut, summary="The preset ship designs")
@@ -21,8 +40,11 @@ async def list_designs() -> dict[str, Any]:
 
 @router.post(
     "/designs/validate",
+    response_model=DesignSummaryOut,
+    response_model_exclude_unset=True,
     responses=documented(400, 413, 422),
     summary="Check a design: mass used and points, or every problem with what to change",
+    description=_DESIGN_BODY,
 )
 async def validate_design(body: dict[str, Any]) -> dict[str, Any]:
     return designs.validate(body)
@@ -34,6 +56,8 @@ async def validate_design(body: dict[str, Any]) -> dict[str, Any]:
     response_model=DesignSavedOut,
     responses=documented(400, 413, 422),
     summary="Save a design; its id can be used in a game's sides",
+    description=_DESIGN_BODY
+    + " The answer's `owner_token` is shown once: keep it (it is stored only as a hash).",
 )
 async def save_design(body: dict[str, Any], db: DbDep) -> dict[str, Any]:
     return await designs.save(db, body)
@@ -41,6 +65,8 @@ async def save_design(body: dict[str, Any], db: DbDep) -> dict[str, Any]:
 
 @router.get(
     "/designs/{design_id}",
+    response_model=DesignOut,
+    response_model_exclude_unset=True,
     responses=documented(404, 422),
     summary="A preset or saved design",
 )
