@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from app.rules.damage import stealth_level
 from app.rules.designs import Design, SystemSpec
-from app.rules.state import GameState, ShipState
+from app.rules.state import AFTER_MOVE, AFTER_PING, START, GameState, ShipState
 from app.rules.weapons import is_weapon
 
 SENSOR_DICE = {"basic": 1, "enhanced": 2, "superior": 3}
@@ -61,11 +62,43 @@ def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
 
 
 def ready_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
-    """Working weapons not yet fired this game turn."""
+    """Working weapons not yet fired this game turn, from public facts: a launcher offline
+    after a secret mode switch still counts here (who a fire window waits for is public)."""
     return tuple(
         w for w in weapon_specs(state, ship) if ship.system(w.id).working and w.id not in ship.fired
     )
 
 
+def weapon_mode(ship: ShipState, spec: SystemSpec) -> str | None:
+    """The current mode of a multi-mode weapon (the design's until switched); None otherwise."""
+    return ship.modes.get(spec.id) or spec.fire_mode()
+
+
+def offline(state: GameState, ship: ShipState, weapon_id: str) -> bool:
+    """Offline after a mode switch: the turn of the switch and the next (C1.16)."""
+    until = ship.offline.get(weapon_id)
+    return until is not None and state.turn <= until
+
+
+def firable_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
+    """Ready weapons that may fire now: the owner's truth (offline launchers left out)."""
+    return tuple(w for w in ready_weapons(state, ship) if not offline(state, ship, w.id))
+
+
+def stealth(state: GameState, ship: ShipState) -> int:
+    """The ship's stealth level now (C8.2): the design's, lost with hull rows."""
+    return stealth_level(state.design_of(ship), ship.hull_lost)
+
+
 def points(state: GameState, ship: ShipState) -> int:
     return state.design_of(ship).points()
+
+
+def mode_switchable(state: GameState, seat: str) -> ShipState | None:
+    """The ship whose multi-mode weapons its owner may switch now: the activating one, from its
+    naming until its activation ends (C1.16 lets a launcher switch mid-battle)."""
+    phase = state.phase
+    if phase.side != seat or phase.step not in (START, AFTER_PING, AFTER_MOVE) or not phase.ship:
+        return None
+    ship = state.ship(phase.ship)
+    return ship if ship.in_play and ship.side == seat else None

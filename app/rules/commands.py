@@ -109,6 +109,19 @@ class CoreAction:
 
 
 @dataclass(frozen=True)
+class SetMode:
+    """Switch a multi-mode weapon (C1.16's multi-fusion launcher); secret to the owner."""
+
+    ship: str
+    weapon: str
+    mode: str
+    type = "set_mode"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "ship": self.ship, "weapon": self.weapon, "mode": self.mode}
+
+
+@dataclass(frozen=True)
 class Resign:
     type = "resign"
 
@@ -116,7 +129,7 @@ class Resign:
         return {"type": self.type}
 
 
-Command = Deploy | Activate | Ping | Move | EndActivation | Fire | CoreAction | Resign
+Command = Deploy | Activate | Ping | Move | EndActivation | Fire | CoreAction | SetMode | Resign
 
 COMMAND_TYPES = (
     "deploy",
@@ -126,6 +139,7 @@ COMMAND_TYPES = (
     "end_activation",
     "fire",
     "core_action",
+    "set_mode",
     "resign",
 )
 
@@ -184,8 +198,14 @@ def _shot(data: Any, index: int) -> Shot:
     where = f"shots[{index}]"
     if not isinstance(data, Mapping):
         raise InvalidCommand(f"{where} must be an object")
-    _fields(data, where, {"ship", "weapon", "target"}, set())
-    return Shot(_str(data, "ship", where), _str(data, "weapon", where), _str(data, "target", where))
+    _fields(data, where, {"ship", "weapon", "target"}, {"system"})
+    system = _str(data, "system", where) if "system" in data else None
+    return Shot(
+        _str(data, "ship", where),
+        _str(data, "weapon", where),
+        _str(data, "target", where),
+        system,
+    )
 
 
 def parse_command(data: Any, movement: str) -> Command:
@@ -230,5 +250,10 @@ def parse_command(data: Any, movement: str) -> Command:
                 f"core_action: 'action' must be 'dump' or 'abandon', not {action!r}"
             )
         return CoreAction(_str(data, "ship", where), action)
+    if kind == "set_mode":
+        _fields(data, where, {"type", "ship", "weapon", "mode"}, set())
+        return SetMode(
+            _str(data, "ship", where), _str(data, "weapon", where), _str(data, "mode", where)
+        )
     _fields(data, where, {"type"}, set())
     return Resign()

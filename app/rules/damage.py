@@ -10,11 +10,23 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from app.rules.designs import Design
 from app.rules.dice import Roller
 from app.rules.state import GameState, ShipState
+from app.rules.systems import EMP_MAX_HITS, EMP_VULNERABLE, STEALTH_LOST_AT, WEAPON_TYPES
 
 CORE_GROUP = "core_systems"  # the three core systems roll as one system (C8.1)
 CORE_IDS = ("core", "bridge", "life_support")
+# core systems (C3.7 makes the command bridge one): no threshold roll of their own, and a
+# needle beam may not name them (C1.6)
+CORE_TYPES = frozenset({"power_core", "bridge", "life_support", "command_bridge"})
+COMMAND_BRIDGE = "command_bridge"
+# which bridge a bridge hit strikes when the ship has a working command bridge (C3.7's d2)
+COMMAND_BRIDGE_ON = 4  # d6: 1-3 the bridge, 4-6 the command bridge
+# the order in which a ship's EMP-vulnerable systems roll (C1.5's example: drive, FTL, screen,
+# fire controls), each type in design order
+EMP_ORDER = ("main_drive", "ftl", "screen", "fire_control", "adfc", "sensors", "ecm", "area_ecm")
+assert frozenset(EMP_ORDER) == EMP_VULNERABLE, "EMP_ORDER must list every EMP-vulnerable type"
 MAX_PARTIES_PER_SYSTEM = 3
 REPAIR_NEEDED = {1: 6, 2: 5, 3: 4}  # parties on one system -> repair roll needed
 
@@ -45,6 +57,20 @@ def row_view(total: int, rows: int, lost: int) -> list[list[int]]:
     return out
 
 
+def stealth_level(design: Design, hull_lost: int) -> int:
+    """Stealth left after hull damage (C8.2): level 1 is lost, level 2 drops to 1 and then is
+    lost, once the rows of ``STEALTH_LOST_AT`` are finished. Never repaired."""
+    if design.stealth <= 0:
+        return 0
+    done = rows_finished(design.hull, design.hull_rows, hull_lost)
+    one_lost, two_to_one, two_lost = STEALTH_LOST_AT.get(design.hull_rows, STEALTH_LOST_AT[4])
+    if design.stealth == 1:
+        return 0 if done >= one_lost else 1
+    if done >= two_lost:
+        return 0
+    return 1 if done >= two_to_one else 2
+
+
 def threshold_number(row: int) -> int:
     """Row 1 finished checks on 6, row 2 on 5+, ... (C8.2: 6+, 5+, 4+, 3+, 2+)."""
     return 7 - row
@@ -59,7 +85,7 @@ def apply_hits(state: GameState, ship: ShipState, hits: int, hull_hits: int) -> 
     hull_lost = min(hull_left, hits - armour_lost + hull_hits)
     before = rows_finished(design.hull, design.hull_rows, ship.hull_lost)
     after = rows_finished(design.hull, design.hull_rows, ship.hull_lost + hull_lost)
-    return {
+    out: dict[str, Any] = {
         "ship": ship.id,
         "hits": hits,
         "hull_hits": hull_hits,
@@ -69,13 +95,18 @@ def apply_hits(state: GameState, ship: ShipState, hits: int, hull_hits: int) -> 
         "rows_finished": list(range(before + 1, after + 1)),
         "destroyed": ship.hull_lost + hull_lost >= design.hull,
     }
+    if design.stealth:
+        # stealth is public (the design is) and goes with hull rows (C8.2)
+        out["stealth_before"] = stealth_level(design, ship.hull_lost)
+        out["stealth"] = stealth_level(design, ship.hull_lost + hull_lost)
+    return out
 
 
 def threshold_candidates(ship: ShipState) -> list[str]:
     """Systems that still work roll; a half-damaged main drive rolls too; the core group once."""
     out = []
     for s in ship.systems:
-        if s.id in CORE_IDS:
+        if s.id in CORE_IDS or s.type in CORE_TYPES:
             continue
         if s.status == "ok" or (s.type == "main_drive" and s.status == "damaged"):
             out.append(s.id)
@@ -123,10 +154,26 @@ def system_hit(ship: ShipState, system_id: str, cause: str, roller: Roller) -> d
         pick = roller.d6()
         data["core_roll"] = pick
         system_id = "core" if pick == 1 else ("life_support" if pick == 6 else "bridge")
+        command = next((s for s in ship.systems_of(COMMAND_BRIDGE) if s.working), None)
+        if system_id == "bridge" and command is not None:
+            # two bridges: a d2 (a d6, 1-3 / 4-6) picks which is hit (C3.7)
+            which = roller.d6()
+            data["bridge_roll"] = which
+            if which >= COMMAND_BRIDGE_ON:
+                system_id = command.id
     system = ship.system(system_id)
     data["system"] = system_id
     data["type"] = system.type
-    if system.type == "main_drive":
+    if system.type == COMMAND_BRIDGE:
+        # knocked out for 1d6 turns; a 6 destroys it (C3.7); the ship stays in control
+        duration = roller.d6()
+        data["effect_roll"] = duration
+        if duration == 6 or system.status == "destroyed":
+            data["status"] = "destroyed"
+        else:
+            data["status"] = "damaged"
+            data["command_bridge_out"] = max(duration, ship.command_bridge_out)
+    elif system.type == "main_drive":
         data["status"] = "destroyed" if system.status == "damaged" else "damaged"
     elif system_id == "bridge":
         duration = roller.d6()
@@ -147,6 +194,58 @@ def system_hit(ship: ShipState, system_id: str, cause: str, roller: Roller) -> d
         data["status"] = "destroyed" if system.status == "destroyed" else "damaged"
     data["rolls"] = roller.since(mark)
     return data
+
+
+def needle_effect(
+    ship: ShipState, system_id: str, sixes: int, heavy_pair: bool
+) -> dict[str, Any] | None:
+    """What needle 6s do to the named system (C1.6, C1.8), as a ``system_damaged`` payload.
+
+    One 6 destroys a system beyond repair; against the main drive it counts as one drive hit
+    (ok -> damaged -> destroyed). Two 6s of a heavy needle destroy any system outright.
+    None when the system is already destroyed or no 6 was rolled.
+    """
+    system = ship.system(system_id)
+    if sixes <= 0 or system.status == "destroyed":
+        return None
+    data: dict[str, Any] = {"ship": ship.id, "cause": "needle", "system": system_id}
+    data["type"] = system.type
+    if system.type == "main_drive" and not heavy_pair:
+        data["status"] = "destroyed" if system.status == "damaged" else "damaged"
+    else:
+        data["status"] = "destroyed"
+        data["beyond_repair"] = True
+    return data
+
+
+def emp_effect(
+    ship: ShipState, firer: str, hits: int, roller: Roller
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """C1.5: each EMP-vulnerable system that still works rolls 1D6; at or below the hits (at most
+    3) it is damaged as if it failed a threshold check. Returns the ``emp`` payload and one
+    ``system_damaged`` payload per system lost."""
+    capped = min(hits, EMP_MAX_HITS)
+    mark = roller.mark()
+    results = []
+    lost: list[str] = []
+    for kind in EMP_ORDER:
+        for s in ship.systems_of(kind):
+            if not (s.working or (s.type == "main_drive" and s.status == "damaged")):
+                continue
+            die = roller.d6()
+            damaged = die <= capped
+            results.append({"system": s.id, "type": s.type, "die": die, "damaged": damaged})
+            if damaged:
+                lost.append(s.id)
+    payload = {
+        "ship": ship.id,
+        "by": firer,
+        "hits": capped,
+        "hits_scored": hits,
+        "results": results,
+        "rolls": roller.since(mark),
+    }
+    return payload, [system_hit(ship, s, "emp", roller) for s in lost]
 
 
 def damage_control_parties(state: GameState, ship: ShipState) -> int:
@@ -176,8 +275,6 @@ def repair_priority(state: GameState, ship: ShipState) -> list[str]:
 
 
 def _is_weapon_type(kind: str) -> bool:
-    from app.rules.weapons import WEAPON_TYPES
-
     return kind in WEAPON_TYPES
 
 

@@ -23,6 +23,7 @@ from app.rules.commands import (
     Move,
     Ping,
     Resign,
+    SetMode,
     parse_command,
 )
 from app.rules.dice import DiceSource, Roller
@@ -39,6 +40,7 @@ from app.rules.errors import (
     ShipNotInPlay,
     StaleState,
     UnknownShip,
+    UnknownWeapon,
     WrongStep,
 )
 from app.rules.events import Event
@@ -70,8 +72,19 @@ from app.rules.state import (
     ShipState,
     other_side,
 )
+from app.rules.systems import EMP, MODE_SWITCH_OFFLINE_TURNS, NEEDLE, SYSTEMS
 
-_COMMAND_CLASSES = (Deploy, Activate, Ping, Move, EndActivation, Fire, CoreAction, Resign)
+_COMMAND_CLASSES = (
+    Deploy,
+    Activate,
+    Ping,
+    Move,
+    EndActivation,
+    Fire,
+    CoreAction,
+    SetMode,
+    Resign,
+)
 
 
 class _Builder:
@@ -118,6 +131,8 @@ def decide(
         _fire(b, seat, cmd)
     elif isinstance(cmd, CoreAction):
         _core_action(b, seat, cmd)
+    elif isinstance(cmd, SetMode):
+        _set_mode(b, seat, cmd)
     else:
         b.emit("game_finished", finish(b.state, other_side(seat), "resigned", resigned=seat))
     advance(b)
@@ -401,6 +416,42 @@ def _core_action(b: _Builder, seat: str, cmd: CoreAction) -> None:
     b.emit("core_action", {"ship": ship.id, "action": cmd.action})
 
 
+def _set_mode(b: _Builder, seat: str, cmd: SetMode) -> None:
+    state = b.state
+    ship = _own_ship(state, seat, cmd.ship)
+    _gate(state, seat, "set_mode", (START, AFTER_PING, AFTER_MOVE))
+    if cap.mode_switchable(state, seat) is not ship:
+        active = state.active_ship
+        raise InvalidCommand(
+            f"{active.name if active else 'another ship'} is activating, not {ship.name}: "
+            "switch a launcher's mode during its own ship's activation"
+        )
+    try:
+        weapon = cap.spec_of(state.design_of(ship), cmd.weapon)
+    except KeyError:
+        raise UnknownWeapon(f"{ship.name} has no weapon {cmd.weapon!r}") from None
+    modes = SYSTEMS[weapon.type].modes if weapon.type in SYSTEMS else ()
+    if not modes:
+        raise InvalidCommand(f"{ship.name}'s {weapon.id} has only one mode")
+    if cmd.mode not in modes:
+        raise InvalidCommand(
+            f"{weapon.id}'s mode must be one of {', '.join(modes)}, not {cmd.mode!r}"
+        )
+    if cap.weapon_mode(ship, weapon) == cmd.mode:
+        raise InvalidCommand(f"{ship.name}'s {weapon.id} is already in {cmd.mode} mode")
+    b.emit(
+        "mode_set",
+        {
+            "side": seat,
+            "ship": ship.id,
+            "weapon": weapon.id,
+            "mode": cmd.mode,
+            # offline for the turn of the switch and the next (C1.16's 2 turns)
+            "offline_until": state.turn + MODE_SWITCH_OFFLINE_TURNS - 1,
+        },
+    )
+
+
 # -- the game moving on by itself ----------------------------------------------------------------
 def advance(b: _Builder) -> None:
     while b.state.status != "finished":
@@ -470,18 +521,40 @@ def _volley(b: _Builder) -> None:
             )
     resolved = resolve_volley(b.state, b.roller)
     b.emit("fire_resolved", resolved)
-    hits: dict[str, list[int]] = {}
-    for shot in resolved["shots"]:
-        if not shot.get("cancelled"):
-            tally = hits.setdefault(shot["target"], [0, 0])
-            tally[0] += shot["hits"]
-            tally[1] += shot["reroll_hits"]
+    shots = [shot for shot in resolved["shots"] if not shot.get("cancelled")]
+    damage: dict[str, list[int]] = {}
+    for shot in shots:
+        tally = damage.setdefault(shot["target"], [0, 0])
+        tally[0] += shot["armour_damage"]
+        tally[1] += shot["hull_damage"]
     batches = []
     for ship in b.state.ships:
-        if ship.id in hits and sum(hits[ship.id]) > 0:
-            batch = dmg.apply_hits(b.state, ship, hits[ship.id][0], hits[ship.id][1])
+        if ship.id in damage and sum(damage[ship.id]) > 0:
+            batch = dmg.apply_hits(b.state, ship, damage[ship.id][0], damage[ship.id][1])
             b.emit("damage", batch)
             batches.append(batch)
+    destroyed = {batch["ship"] for batch in batches if batch["destroyed"]}
+    # needle 6s: the named system (C1.6, C1.8)
+    for shot in shots:
+        if shot["path"] == NEEDLE and shot["sixes"] and shot["target"] not in destroyed:
+            effect = dmg.needle_effect(
+                b.state.ship(shot["target"]), shot["system"], shot["sixes"], shot["pair"]
+            )
+            if effect is not None:
+                b.emit("system_damaged", {**effect, "by": shot["ship"], "weapon": shot["weapon"]})
+    # EMP: at most 3 hits per firing ship and target, after all of its weapons (C1.5)
+    emp_hits: dict[tuple[str, str], int] = {}
+    for shot in shots:
+        if shot["path"] == EMP:
+            key = (shot["ship"], shot["target"])
+            emp_hits[key] = emp_hits.get(key, 0) + shot["emp_hits"]
+    for (firer, target_id), n in emp_hits.items():
+        if n <= 0 or target_id in destroyed:
+            continue
+        effect, failures = dmg.emp_effect(b.state.ship(target_id), firer, n, b.roller)
+        b.emit("emp", effect)
+        for failure in failures:
+            b.emit("system_damaged", failure)
     for batch in batches:
         if batch["rows_finished"] and not batch["destroyed"]:
             check, failures = dmg.threshold_check(
@@ -501,7 +574,7 @@ def _end_turn(b: _Builder) -> None:
         repairs = dmg.damage_control(b.state, ship, b.roller)
         if repairs is not None:
             b.emit("damage_control", repairs)
-    regained, failed = [], []
+    regained, failed, restored = [], [], []
     for ship in b.state.ships:
         if ship.status != "active":
             continue
@@ -509,10 +582,16 @@ def _end_turn(b: _Builder) -> None:
             regained.append(ship.id)
         if ship.life_support_turns == 1:
             failed.append(ship.id)
-    b.emit(
-        "turn_ended",
-        {"turn": b.state.turn, "regained_control": regained, "life_support_failed": failed},
-    )
+        if ship.command_bridge_out == 1:
+            restored.append(ship.id)
+    payload: dict[str, Any] = {
+        "turn": b.state.turn,
+        "regained_control": regained,
+        "life_support_failed": failed,
+    }
+    if restored:
+        payload["command_bridge_restored"] = restored
+    b.emit("turn_ended", payload)
 
 
 def _start_turn(b: _Builder) -> None:

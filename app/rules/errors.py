@@ -97,6 +97,14 @@ class UnknownWeapon(RulesError):
     code = "unknown_weapon"
 
 
+class WeaponOffline(RulesError):
+    code = "weapon_offline"
+
+
+class BadTargetSystem(RulesError):
+    code = "bad_target_system"
+
+
 class TargetNotRevealed(RulesError):
     code = "target_not_revealed"
 

@@ -212,7 +212,7 @@ def _fire_window(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
 
 def _fire_declared(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    shots = tuple(Shot(s["ship"], s["weapon"], s["target"]) for s in d["shots"])
+    shots = tuple(Shot.from_dict(s) for s in d["shots"])
     phase = state.phase
     phase = replace(
         phase,
@@ -256,6 +256,10 @@ def _system_damaged(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
             s = replace(s, out_of_control=d["out_of_control"])
         if "life_support_turns" in d:
             s = replace(s, life_support_turns=d["life_support_turns"])
+        if "command_bridge_out" in d:
+            s = replace(s, command_bridge_out=d["command_bridge_out"])
+        elif d.get("type") == "command_bridge":
+            s = replace(s, command_bridge_out=0)  # destroyed: no countdown left
         return s
 
     return _ship(state, d, hit)
@@ -288,6 +292,18 @@ def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return state
 
 
+def _mode_set(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+    return _ship(
+        state,
+        d,
+        lambda s: replace(
+            s,
+            modes={**s.modes, d["weapon"]: d["mode"]},
+            offline={**s.offline, d["weapon"]: d["offline_until"]},
+        ),
+    )
+
+
 def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     def repair(s: ShipState) -> ShipState:
         for attempt in d["attempts"]:
@@ -299,6 +315,8 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
                 s = replace(s, out_of_control=0)
             elif system_id == "life_support":
                 s = replace(s, life_support_turns=None)
+            elif s.system(system_id).type == "command_bridge":
+                s = replace(s, command_bridge_out=0)
         return s
 
     return _ship(state, d, repair)
@@ -307,6 +325,7 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
 def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     regained = set(d["regained_control"])
     failed = set(d["life_support_failed"])
+    restored = set(d.get("command_bridge_restored", ()))
 
     def tick(s: ShipState) -> ShipState:
         s = replace(s, fired=frozenset(), locks=(), trail=())
@@ -316,6 +335,12 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
             s = replace(s, out_of_control=s.out_of_control - 1)
             if s.id in regained:
                 s = _set_system(s, "bridge", "ok")
+        if s.command_bridge_out:
+            s = replace(s, command_bridge_out=s.command_bridge_out - 1)
+            if s.id in restored:
+                for cb in s.systems_of("command_bridge"):
+                    if cb.status == "damaged":
+                        s = _set_system(s, cb.id, "ok")
         if s.life_support_turns is not None:
             s = replace(s, life_support_turns=s.life_support_turns - 1)
             if s.id in failed:
@@ -366,6 +391,7 @@ _HANDLERS: dict[str, Callable[[GameState, Mapping[str, Any], Event], GameState]]
     "system_damaged": _system_damaged,
     "ship_destroyed": _ship_destroyed,
     "core_action": _core_action,
+    "mode_set": _mode_set,
     "damage_control": _damage_control,
     "turn_ended": _turn_ended,
     "game_finished": _game_finished,

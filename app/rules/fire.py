@@ -12,10 +12,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules.beams import BeamDice, roll_beam_dice
-from app.rules.capabilities import fire_controls, ready_weapons, screen_level, spec_of
+from app.rules.capabilities import (
+    firable_weapons,
+    fire_controls,
+    offline,
+    ready_weapons,
+    screen_level,
+    spec_of,
+    stealth,
+    weapon_mode,
+)
+from app.rules.damage import CORE_IDS, CORE_TYPES
 from app.rules.designs import SystemSpec
 from app.rules.dice import Roller
 from app.rules.errors import (
+    BadTargetSystem,
     InvalidCommand,
     NoFireControl,
     NotAllowedToFire,
@@ -28,11 +39,22 @@ from app.rules.errors import (
     UnknownShip,
     UnknownWeapon,
     WeaponNotWorking,
+    WeaponOffline,
     WeaponSpent,
 )
 from app.rules.geometry import distance, target_in_arcs
 from app.rules.state import SIDES, GameState, ShipState, Shot, other_side
-from app.rules.weapons import dice_at, is_weapon
+from app.rules.systems import EMP, HEAVY, NEEDLE, PENETRATING, STANDARD, SYSTEMS, TORPEDO, FireBand
+from app.rules.weapons import (
+    damage_path,
+    dice_at,
+    effective_class,
+    is_weapon,
+    screens_apply,
+    targets_system,
+)
+
+MODAL_TYPES = frozenset(t for t, r in SYSTEMS.items() if r.modes)
 
 
 def live_enemies(state: GameState, side: str) -> tuple[ShipState, ...]:
@@ -72,19 +94,115 @@ class Aim:
     shot: Shot
     range: float
     band: int
-    dice: BeamDice
+    fire: FireBand
+    weapon_type: str
+    path: str  # damage path (app.rules.systems)
+    screen: int  # the screen level the weapon's dice are read against (0 when ignored)
+    weak: bool = False  # fired through a weak arc, one class lower (C1.3)
+    cls: int | None = None  # the class it fires as
+    mode: str | None = None  # multi-fusion launchers
+    target_stealth: int = 0
+
+    @property
+    def dice(self) -> str:
+        return self.fire.describe()
+
+    def describe(self) -> dict[str, Any]:
+        """What the fire window and the log show of the shot before its dice."""
+        out: dict[str, Any] = {
+            "range": round(self.range, 2),
+            "band": self.band,
+            "dice": self.dice,
+            "screen": self.screen,
+            "weapon_type": self.weapon_type,
+            "path": self.path,
+        }
+        if self.cls is not None:
+            out["class"] = self.cls
+        if self.weak:
+            out["weak_arc"] = True
+        if self.mode is not None:
+            out["mode"] = self.mode
+        if self.fire.hit_on is not None:
+            out["hit_on"] = self.fire.hit_on
+        if self.target_stealth:
+            out["target_stealth"] = self.target_stealth
+        return out
 
 
-def aim(state: GameState, ship: ShipState, weapon: SystemSpec, target: ShipState) -> Aim | None:
+def aim(
+    state: GameState,
+    ship: ShipState,
+    weapon: SystemSpec,
+    target: ShipState,
+    system: str | None = None,
+) -> Aim | None:
     """Arc and range check from true positions; None when out of arc or range."""
     assert ship.position is not None and target.position is not None
+    weak = False
     if not target_in_arcs(ship.position, ship.heading, target.position, weapon.arcs):
-        return None
+        if not weapon.weak_arcs or not target_in_arcs(
+            ship.position, ship.heading, target.position, weapon.weak_arcs
+        ):
+            return None
+        weak = True
     rng = distance(ship.position, target.position)
-    at = dice_at(weapon, rng)
+    mode = weapon_mode(ship, weapon)
+    target_stealth = stealth(state, target)
+    at = dice_at(
+        weapon,
+        rng,
+        weak=weak,
+        mode=mode,
+        target_stealth=target_stealth,
+        firer_stealth=stealth(state, ship),
+    )
     if at is None:
         return None
-    return Aim(Shot(ship.id, weapon.id, target.id), rng, at[0], at[1])
+    return Aim(
+        Shot(ship.id, weapon.id, target.id, system),
+        rng,
+        at[0],
+        at[1],
+        weapon.type,
+        damage_path(weapon),
+        screen_level(state, target) if screens_apply(weapon) else 0,
+        weak,
+        effective_class(weapon, weak),
+        mode if weapon.type in MODAL_TYPES else None,
+        target_stealth,
+    )
+
+
+def needle_targets(state: GameState, target: ShipState) -> list[str]:
+    """The systems of ``target`` a needle beam may name: not core systems, not yet destroyed."""
+    return [
+        s.id
+        for s in target.systems
+        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != "destroyed"
+    ]
+
+
+def _check_system(state: GameState, weapon: SystemSpec, target: ShipState, shot: Shot) -> None:
+    if not targets_system(weapon):
+        if shot.system is not None:
+            raise BadTargetSystem(
+                f"{weapon.id} is not a needle beam: it cannot name a target system"
+            )
+        return
+    if shot.system is None:
+        raise BadTargetSystem(
+            f"{weapon.id} is a needle beam: name a target system of {target.name} "
+            f"(one of {', '.join(needle_targets(state, target)) or 'none left'})"
+        )
+    try:
+        system = target.system(shot.system)
+    except KeyError:
+        raise BadTargetSystem(f"{target.name} has no system {shot.system!r}") from None
+    if system.type in CORE_TYPES or system.id in CORE_IDS:
+        raise BadTargetSystem(
+            f"{target.name}'s {system.id} is a core system: a needle beam may not target it"
+        )
 
 
 def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> list[Aim]:
@@ -118,6 +236,11 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
             raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
         if weapon.id in ship.fired or (ship.id, weapon.id) in used:
             raise WeaponSpent(f"{ship.name}'s {weapon.id} has already fired this turn")
+        if offline(state, ship, weapon.id):
+            raise WeaponOffline(
+                f"{ship.name}'s {weapon.id} is offline after its mode switch "
+                f"until the end of turn {ship.offline[weapon.id]}"
+            )
         used.add((ship.id, weapon.id))
         if not state.has_ship(shot.target):
             raise UnknownShip(f"there is no ship {shot.target!r} in this game")
@@ -126,16 +249,24 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
             raise InvalidCommand(f"{target.name} is on your own side")
         if target not in live_enemies(state, side):
             raise TargetNotRevealed(f"{target.name} is not revealed: fire only at live ships")
-        hit = aim(state, ship, weapon, target)
+        _check_system(state, weapon, target, shot)
+        hit = aim(state, ship, weapon, target, shot.system)
         if hit is None:
             assert ship.position is not None and target.position is not None
-            if not target_in_arcs(ship.position, ship.heading, target.position, weapon.arcs):
+            arcs = (*weapon.arcs, *weapon.weak_arcs)
+            if not target_in_arcs(ship.position, ship.heading, target.position, arcs):
                 raise OutOfArc(
                     f"{target.name} is outside the arcs of {ship.name}'s {weapon.id} "
-                    f"({', '.join(weapon.arcs)})"
+                    f"({', '.join(arcs)})"
                 )
             rng = distance(ship.position, target.position)
-            raise OutOfRange(f"{target.name} is {rng:.1f} mu away, beyond {weapon.id}'s reach")
+            why = ""
+            if stealth(state, ship):
+                why = " (a stealthed ship fires through passive fire control: 24 mu at most)"
+            elif stealth(state, target):
+                factor = "5/6" if stealth(state, target) == 1 else "2/3"
+                why = f" (its stealth shrinks the range bands to {factor})"
+            raise OutOfRange(f"{target.name} is {rng:.1f} mu away, beyond {weapon.id}'s reach{why}")
         targets = new_targets.setdefault(ship.id, set())
         targets.add(target.id)
         engaged = set(ship.locks) | targets
@@ -149,30 +280,115 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
 
 
 def fire_options(state: GameState, side: str) -> list[dict[str, Any]]:
-    """For each of the side's ships allowed to fire: each ready weapon × live target it reaches."""
+    """For each of the side's ships allowed to fire: each weapon that may fire × live target it
+    reaches, with what it would roll there (and, for needle beams, the systems it may name)."""
     out: list[dict[str, Any]] = []
     for ship in state.ships_of(side):
         if not may_fire_now(state, ship, state.phase.pinger):
             continue
         free = len(ship.locks) < fire_controls(ship)
-        for weapon in ready_weapons(state, ship):
+        for weapon in firable_weapons(state, ship):
             for target in live_enemies(state, side):
                 if not free and target.id not in ship.locks:
                     continue
                 hit = aim(state, ship, weapon, target)
                 if hit is None:
                     continue
-                out.append(
-                    {
-                        "ship": ship.id,
-                        "weapon": weapon.id,
-                        "target": target.id,
-                        "range": round(hit.range, 2),
-                        "band": hit.band,
-                        "dice": str(hit.dice),
-                        "screen": screen_level(state, target),
-                    }
-                )
+                option: dict[str, Any] = {
+                    "ship": ship.id,
+                    "weapon": weapon.id,
+                    "target": target.id,
+                    **hit.describe(),
+                }
+                if targets_system(weapon):
+                    option["systems"] = needle_targets(state, target)
+                out.append(option)
+    return out
+
+
+# -- resolution --------------------------------------------------------------------------------
+def _beam(count: int, reroll: bool) -> BeamDice:
+    return BeamDice(count, 0, reroll)
+
+
+def roll_shot(hit: Aim, roller: Roller) -> dict[str, Any]:
+    """Every die of one shot, to-hit first, then damage, and where the damage goes.
+
+    ``armour_damage`` takes armour boxes first; ``hull_damage`` goes straight to the hull
+    (RULES §8). The needle's system effect and EMP's system rolls come later in the volley.
+    """
+    fb = hit.fire
+    path = hit.path
+    out: dict[str, Any] = {**hit.shot.to_dict(), **hit.describe()}
+    out["range"] = hit.range
+    damage_rolled: list[int] = []
+    armour = hull = 0
+    if path == NEEDLE:
+        rolled = [roller.d6() for _ in range(fb.dice)]
+        rerolled = [False] * len(rolled)
+        hits = sum(1 for d in rolled if d >= 5)
+        sixes = sum(1 for d in rolled if d == 6)
+        reroll_hits = 0
+        hull = hits
+        pair = len(rolled) == 2 and sixes == 2
+        if pair:
+            # two 6s of a heavy needle: the system, 1 hull box, then a beam reroll (C1.8)
+            extra = roll_beam_dice(_beam(1, True), 0, roller.d6)
+            damage_rolled = [d.natural for d in extra.dice]
+            out["damage_rerolled"] = [True] * len(extra.dice)
+            reroll_hits = extra.total
+            hull = 1 + extra.total
+        out["sixes"] = sixes
+        out["pair"] = pair
+    elif fb.hit_on is not None:
+        die = roller.d6()
+        rolled, rerolled = [die], [False]
+        hits = 1 if die >= fb.hit_on else 0
+        reroll_hits = 0
+        if hits and path == TORPEDO:
+            damage_rolled = [roller.d6() for _ in range(fb.damage_dice)]
+            hull = sum(damage_rolled)
+        elif hits:  # FUSION: the damage is beam dice against screens, armour first
+            dmg = roll_beam_dice(_beam(fb.damage_dice, fb.damage_reroll), hit.screen, roller.d6)
+            damage_rolled = [d.natural for d in dmg.dice]
+            out["damage_rerolled"] = [d.is_reroll for d in dmg.dice]
+            out["damage_hits"] = dmg.hits
+            out["damage_reroll_hits"] = dmg.reroll_hits
+            armour, hull = dmg.hits, dmg.reroll_hits
+    else:
+        roll = roll_beam_dice(_beam(fb.dice, fb.reroll), hit.screen, roller.d6)
+        rolled = [d.natural for d in roll.dice]
+        rerolled = [d.is_reroll for d in roll.dice]
+        hits, reroll_hits = roll.hits, roll.reroll_hits
+        if path == STANDARD:
+            armour, hull = hits, reroll_hits
+        elif path == HEAVY:
+            # each hit does 1d6 - 2 - screen (C1.2); reroll hits' damage goes past armour
+            for n, into_hull in ((hits, False), (reroll_hits, True)):
+                for _ in range(n):
+                    die = roller.d6()
+                    damage_rolled.append(die)
+                    points = max(0, die - 2 - hit.screen)
+                    if into_hull:
+                        hull += points
+                    else:
+                        armour += points
+        elif path == PENETRATING:
+            damage_rolled = [roller.d6() for _ in range(hits + reroll_hits)]
+            hull = sum(damage_rolled)
+        elif path == EMP:
+            out["emp_hits"] = hits + reroll_hits
+    out.update(
+        {
+            "rolled": rolled,
+            "rerolled": rerolled,
+            "hits": hits,
+            "reroll_hits": reroll_hits,
+            "damage_rolled": damage_rolled,
+            "armour_damage": armour,
+            "hull_damage": hull,
+        }
+    )
     return out
 
 
@@ -181,6 +397,8 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
 
     Nothing moves during a fire window, so each declared shot still reaches; only a ship whose
     crew dumped its core or abandoned ship since it declared no longer fires (``cancelled``).
+    Every die is read against the state before the volley: damage, EMP effects and lost screens
+    all come after (RULES §7, C1.5).
     """
     mark = roller.mark()
     results: list[dict[str, Any]] = []
@@ -188,23 +406,10 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
         for shot in state.phase.declared.get(side, ()):
             ship = state.ship(shot.ship)
             target = state.ship(shot.target)
-            hit = aim(state, ship, spec_of(state.design_of(ship), shot.weapon), target)
+            weapon = spec_of(state.design_of(ship), shot.weapon)
+            hit = aim(state, ship, weapon, target, shot.system)
             if not ship.in_control or hit is None:
                 results.append({**shot.to_dict(), "cancelled": True})
                 continue
-            screen = screen_level(state, target)
-            roll = roll_beam_dice(hit.dice, screen, roller.d6)
-            results.append(
-                {
-                    **shot.to_dict(),
-                    "range": hit.range,
-                    "band": hit.band,
-                    "dice": str(hit.dice),
-                    "screen": roll.screen,
-                    "rolled": [d.natural for d in roll.dice],
-                    "rerolled": [d.is_reroll for d in roll.dice],
-                    "hits": roll.hits,
-                    "reroll_hits": roll.reroll_hits,
-                }
-            )
+            results.append(roll_shot(hit, roller))
     return {"window": state.phase.window, "shots": results, "rolls": roller.since(mark)}

@@ -28,10 +28,11 @@ from app.rules.state import (
     GameState,
     ShipState,
 )
-from app.rules.weapons import bands
+from app.rules.systems import SYSTEMS
+from app.rules.weapons import bands, damage_path, screens_apply
 
 # events whose full form belongs to one side (and the referee); the others get a public stub
-_OWNED_BY_SIDE = {"deployed", "fire_declared"}
+_OWNED_BY_SIDE = {"deployed", "fire_declared", "mode_set"}
 _OWNED_BY_SHIP = {"ship_moved"}
 # a ping detection's ECM dice: how many counted would tell the pinger about a hidden friend
 _TARGET_ONLY = {"ecm_dice", "ecm_drawn"}
@@ -170,6 +171,11 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
         out["fire_options"] = fire_options(state, seat)
     elif phase.side == seat:
         ship = state.active_ship
+        switchable = cap.mode_switchable(state, seat)
+        if switchable is not None:
+            modes = mode_options(state, switchable)
+            if modes:
+                out["set_mode"] = modes
         if phase.step == ACTIVATE:
             ready = [s for s in state.ships_of(seat) if s.in_play and not s.activated]
             commands.append("activate")
@@ -187,10 +193,27 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
             commands += ["ping", "end_activation"]
         if ship is not None and phase.step in (START, AFTER_PING):
             out["order_limits"] = order_limits(state, ship)
+        if "set_mode" in out:
+            commands.append("set_mode")
     if any(s.in_play and s.core_critical for s in state.ships_of(seat)) and phase.step != DEPLOY:
         commands.append("core_action")
     commands.append("resign")
     out["commands"] = commands
+    return out
+
+
+def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
+    """The ship's multi-mode weapons: {weapon id: {ship, mode, modes, offline_until}}."""
+    out: dict[str, Any] = {}
+    for spec in cap.weapon_specs(state, ship):
+        modes = SYSTEMS[spec.type].modes
+        if modes and ship.system(spec.id).status != "destroyed":
+            out[spec.id] = {
+                "ship": ship.id,
+                "mode": cap.weapon_mode(ship, spec),
+                "modes": list(modes),
+                "offline_until": ship.offline.get(spec.id),
+            }
     return out
 
 
@@ -228,6 +251,8 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
             "rows": row_view(design.hull, design.hull_rows, ship.hull_lost),
         },
         "armour": {"total": design.armour, "lost": ship.armour_lost},
+        # stealth is public with the design and the hull damage it goes with (C8.2)
+        "stealth": {"design": design.stealth, "now": cap.stealth(state, ship)},
         "systems": [{"id": s.id, "type": s.type, "status": s.status} for s in ship.systems],
         "conditions": conditions(ship),
         "fired": sorted(ship.fired),
@@ -261,18 +286,32 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
     """The owner's (and referee's) knowledge of their ship: position, motion, orders, weapons."""
     design = state.design_of(ship)
     weapons = []
+    firer_stealth = cap.stealth(state, ship)
     for spec in cap.weapon_specs(state, ship):
-        weapons.append(
-            {
-                "id": spec.id,
-                "type": spec.type,
-                "class": spec.cls,
-                "arcs": list(spec.arcs),
-                "bands": [b.to_dict() for b in bands(spec)],
-                "status": ship.system(spec.id).status,
-                "fired": spec.id in ship.fired,
-            }
-        )
+        mode = cap.weapon_mode(ship, spec)
+        entry: dict[str, Any] = {
+            "id": spec.id,
+            "type": spec.type,
+            "class": spec.cls,
+            "arcs": list(spec.arcs),
+            "bands": [b.to_dict() for b in bands(spec, mode=mode, firer_stealth=firer_stealth)],
+            "status": ship.system(spec.id).status,
+            "fired": spec.id in ship.fired,
+            "path": damage_path(spec),
+            "screens": screens_apply(spec),
+        }
+        if spec.weak_arcs:
+            entry["weak_arcs"] = list(spec.weak_arcs)
+            entry["weak_bands"] = [
+                b.to_dict() for b in bands(spec, weak=True, mode=mode, firer_stealth=firer_stealth)
+            ]
+        if SYSTEMS[spec.type].modes:
+            entry["mode"] = mode
+            entry["offline"] = cap.offline(state, ship, spec.id)
+            entry["offline_until"] = ship.offline.get(spec.id)
+        if SYSTEMS[spec.type].targets_system:
+            entry["targets_system"] = True
+        weapons.append(entry)
     return {
         "position": ship.position.to_dict() if ship.position else None,
         "heading": ship.heading,

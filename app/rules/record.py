@@ -22,11 +22,19 @@ def dice_values(event: Mapping[str, Any]) -> list[int]:
     if kind == "ping":
         return [v for item in d["detections"] for v in (*item["ping_dice"], *item["ecm_drawn"])]
     if kind == "fire_resolved":
-        return [v for shot in d["shots"] if not shot.get("cancelled") for v in shot["rolled"]]
+        # per shot: its to-hit dice, then its damage dice
+        return [
+            v
+            for shot in d["shots"]
+            if not shot.get("cancelled")
+            for v in (*shot["rolled"], *shot.get("damage_rolled", ()))
+        ]
+    if kind == "emp":
+        return [r["die"] for r in d["results"]]
     if kind == "threshold_check":
         return [r["die"] for r in d["results"]]
     if kind == "system_damaged":
-        return [d[k] for k in ("core_roll", "effect_roll") if k in d]
+        return [d[k] for k in ("core_roll", "bridge_roll", "effect_roll") if k in d]
     if kind == "damage_control":
         return [a["die"] for a in d["attempts"]]
     return []

@@ -52,6 +52,9 @@ def _ship_to_dict(s: ShipState) -> dict[str, Any]:
         "out_reason": s.out_reason,
         "orders_log": [r.to_dict() for r in s.orders_log],
         "trail": [dict(p) for p in s.trail],
+        "modes": dict(s.modes),
+        "offline": dict(s.offline),
+        "command_bridge_out": s.command_bridge_out,
     }
 
 
@@ -89,6 +92,10 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
             for r in d["orders_log"]
         ),
         trail=tuple(dict(p) for p in d["trail"]),
+        # absent from snapshots written before multi-mode weapons and command bridges
+        modes=dict(d.get("modes", {})),
+        offline=dict(d.get("offline", {})),
+        command_bridge_out=d.get("command_bridge_out", 0),
     )
 
 
@@ -117,8 +124,7 @@ def _phase_from_dict(d: Mapping[str, Any]) -> Phase:
         pinger=d["pinger"],
         awaiting=tuple(d["awaiting"]),
         declared={
-            side: tuple(Shot(s["ship"], s["weapon"], s["target"]) for s in shots)
-            for side, shots in d["declared"].items()
+            side: tuple(Shot.from_dict(s) for s in shots) for side, shots in d["declared"].items()
         },
     )
 

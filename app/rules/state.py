@@ -118,6 +118,11 @@ class ShipState:
     out_reason: str | None = None
     orders_log: tuple[MoveRecord, ...] = ()
     trail: tuple[Mapping[str, Any], ...] = ()  # this turn's path points
+    # multi-mode weapons: weapon id -> mode, once switched from the design's (secret, C1.16)
+    modes: Mapping[str, str] = field(default_factory=dict)
+    # weapon id -> the last turn it is offline after a mode switch (secret)
+    offline: Mapping[str, int] = field(default_factory=dict)
+    command_bridge_out: int = 0  # turns the knocked-out command bridge stays out (C3.7)
 
     def system(self, system_id: str) -> SystemState:
         for s in self.systems:
@@ -143,12 +148,26 @@ class ShipState:
 
 @dataclass(frozen=True)
 class Shot:
+    """One weapon fired at one ship; ``system`` names the target system of a needle beam.
+
+    Later kinds of shot (ordnance) may add fields with defaults; ``to_dict`` leaves unset ones out
+    and ``from_dict`` reads what it is given, so old logs keep loading.
+    """
+
     ship: str
     weapon: str
     target: str
+    system: str | None = None
 
     def to_dict(self) -> dict[str, str]:
-        return {"ship": self.ship, "weapon": self.weapon, "target": self.target}
+        out = {"ship": self.ship, "weapon": self.weapon, "target": self.target}
+        if self.system is not None:
+            out["system"] = self.system
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Shot:
+        return cls(d["ship"], d["weapon"], d["target"], d.get("system"))
 
 
 @dataclass(frozen=True)

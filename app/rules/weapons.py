@@ -1,55 +1,137 @@
-"""Direct-fire weapon profiles: what a weapon rolls at a given range (C1.1).
+"""Direct-fire weapon profiles: what a weapon rolls at a given range (C1, RULES §7–8).
 
-Only standard beam batteries exist so far; each weapon family is one small function of
-``(spec, range)`` so that later families slot in beside it.
+The numbers are the systems table's (``app.rules.systems.profile``); this module applies the
+circumstances of one shot to them:
+
+* weak arcs (C1.3): a target only in a weapon's weak arcs is fired at as class − 1;
+* the target's stealth (C8.2): every band edge is multiplied by ×5/6 (level 1) or ×2/3 (level 2);
+* the firer's stealth (C8.2): a stealthed ship fires through passive fire control, never beyond
+  ``PASSIVE_FIRE_CONTROL_RANGE`` (24 mu);
+* the multi-fusion launcher's current mode.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.beams import BeamDice
 from app.rules.designs import SystemSpec
 from app.rules.geometry import range_band
+from app.rules.systems import (
+    PASSIVE_FIRE_CONTROL_RANGE,
+    STEALTH_BAND_FACTOR,
+    SYSTEMS,
+    FireBand,
+    profile,
+)
+from app.rules.systems import WEAPON_TYPES as _TABLE_WEAPON_TYPES
 
-WEAPON_TYPES = frozenset({"beam"})
-BEAM_BAND = 12.0
+WEAPON_TYPES: frozenset[str] = _TABLE_WEAPON_TYPES
+EDGE_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
 class Band:
     to: float  # upper edge of the band, mu
-    dice: BeamDice
+    fire: FireBand  # what one shot rolls there
+
+    @property
+    def dice(self) -> str:
+        return self.fire.describe()
 
     def to_dict(self) -> dict[str, object]:
-        return {"to": self.to, "dice": str(self.dice)}
+        out: dict[str, object] = {"to": round(self.to, 4), "dice": self.fire.describe()}
+        if self.fire.hit_on is not None:
+            out["hit_on"] = self.fire.hit_on
+        return out
 
 
 def is_weapon(spec: SystemSpec) -> bool:
     return spec.type in WEAPON_TYPES
 
 
-def bands(spec: SystemSpec) -> tuple[Band, ...]:
-    """Every range band in which the weapon rolls at least one die."""
-    if spec.type == "beam":
-        cls = spec.cls or 1
-        # class n rolls n BD* in band 1, one fewer per further 12 mu band (C1.1)
-        return tuple(
-            Band(to=BEAM_BAND * k, dice=BeamDice(cls - k + 1, 0, True)) for k in range(1, cls + 1)
-        )
-    raise ValueError(f"{spec.type} is not a direct-fire weapon")
+def damage_path(spec: SystemSpec) -> str:
+    path = SYSTEMS[spec.type].damage
+    assert path is not None
+    return path
 
 
-def max_range(spec: SystemSpec) -> float:
-    return bands(spec)[-1].to
+def screens_apply(spec: SystemSpec) -> bool:
+    """Whether the target's screens count against this weapon (C1.i default: they do)."""
+    return SYSTEMS[spec.type].screens
 
 
-def dice_at(spec: SystemSpec, rng: float) -> tuple[int, BeamDice] | None:
-    """(band, dice) the weapon rolls at this range, or None when out of range."""
-    if spec.type == "beam":
-        band = range_band(rng, BEAM_BAND)
-        profile = bands(spec)
-        if band > len(profile):
-            return None
-        return band, profile[band - 1].dice
-    raise ValueError(f"{spec.type} is not a direct-fire weapon")
+def targets_system(spec: SystemSpec) -> bool:
+    return SYSTEMS[spec.type].targets_system
+
+
+def effective_class(spec: SystemSpec, weak: bool) -> int | None:
+    """The class a shot rolls as: one lower through a weak arc (C1.3)."""
+    if spec.cls is None:
+        return None
+    return spec.cls - 1 if weak else spec.cls
+
+
+def bands(
+    spec: SystemSpec,
+    *,
+    weak: bool = False,
+    mode: str | None = None,
+    target_stealth: int = 0,
+    firer_stealth: int = 0,
+) -> tuple[Band, ...]:
+    """Every range band in which the weapon rolls, under the given circumstances.
+
+    Band edges shrink by the target's stealth factor; a stealthed firer's bands end at 24 mu
+    (a band straddling 24 mu is cut there).
+    """
+    if not is_weapon(spec):
+        raise ValueError(f"{spec.type} is not a direct-fire weapon")
+    cls = effective_class(spec, weak)
+    if cls is not None and cls < 1:
+        return ()
+    fires = profile(spec.type, cls, mode or spec.fire_mode())
+    num, den = STEALTH_BAND_FACTOR.get(target_stealth, (1, 1))
+    out: list[Band] = []
+    for fb in fires:
+        to = fb.to * num / den
+        if firer_stealth > 0:
+            prev = out[-1].to if out else 0.0
+            if prev >= PASSIVE_FIRE_CONTROL_RANGE - EDGE_TOLERANCE:
+                break
+            to = min(to, PASSIVE_FIRE_CONTROL_RANGE)
+        out.append(Band(to, fb))
+    return tuple(out)
+
+
+def max_range(spec: SystemSpec, **circumstances: int) -> float:
+    profile_bands = bands(spec, **circumstances)  # type: ignore[arg-type]
+    return profile_bands[-1].to if profile_bands else 0.0
+
+
+def dice_at(
+    spec: SystemSpec,
+    rng: float,
+    *,
+    weak: bool = False,
+    mode: str | None = None,
+    target_stealth: int = 0,
+    firer_stealth: int = 0,
+) -> tuple[int, FireBand] | None:
+    """(band number, what it rolls) at this range, or None when out of range.
+
+    Bands are equal in width within a profile, so band k = max(1, ceil(range / width)) as for
+    beams (RULES §1): a range exactly on an edge is in the nearer band.
+    """
+    profile_bands = bands(
+        spec, weak=weak, mode=mode, target_stealth=target_stealth, firer_stealth=firer_stealth
+    )
+    if not profile_bands:
+        return None
+    if firer_stealth > 0 and rng > PASSIVE_FIRE_CONTROL_RANGE + EDGE_TOLERANCE:
+        return None
+    width = profile(spec.type, effective_class(spec, weak), mode or spec.fire_mode())[0].to
+    num, den = STEALTH_BAND_FACTOR.get(target_stealth, (1, 1))
+    band = range_band(rng, width * num / den)
+    if band > len(profile_bands):
+        return None
+    return band, profile_bands[band - 1].fire

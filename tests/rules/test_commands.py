@@ -233,8 +233,12 @@ def test_fire_shots_must_be_a_list(shots: Any) -> None:
         ("a1", "shots[1] must be an object"),
         ({"ship": "a1", "weapon": "beam-1"}, "shots[1]: missing field 'target'"),
         (
-            {"ship": "a1", "weapon": "beam-1", "target": "b1", "system": "x"},
-            "unknown field 'system'",
+            {"ship": "a1", "weapon": "beam-1", "target": "b1", "aim": "x"},
+            "unknown field 'aim'",
+        ),
+        (
+            {"ship": "a1", "weapon": "beam-1", "target": "b1", "system": ""},
+            "'system' must be a non-empty",
         ),
         ({"ship": "a1", "weapon": 1, "target": "b1"}, "shots[1]: 'weapon' must be a non-empty"),
         ({"ship": "a1", "weapon": "beam-1", "target": True}, "'target' must be a non-empty"),

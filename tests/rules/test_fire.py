@@ -217,11 +217,11 @@ def test_fire_options_items() -> None:
     # destroyer: beam-1 class 3 fore, beam-2 class 2 fore, beam-3 class 2 aft, beam-4 class 1 all
     assert options == [
         {"ship": "a1", "weapon": "beam-1", "target": "b1", "range": 10.0, "band": 1,
-         "dice": "3BD*", "screen": 0},
+         "dice": "3BD*", "screen": 0, "weapon_type": "beam", "path": "standard", "class": 3},
         {"ship": "a1", "weapon": "beam-2", "target": "b1", "range": 10.0, "band": 1,
-         "dice": "2BD*", "screen": 0},
+         "dice": "2BD*", "screen": 0, "weapon_type": "beam", "path": "standard", "class": 2},
         {"ship": "a1", "weapon": "beam-4", "target": "b1", "range": 10.0, "band": 1,
-         "dice": "1BD*", "screen": 0},
+         "dice": "1BD*", "screen": 0, "weapon_type": "beam", "path": "standard", "class": 1},
     ]  # fmt: skip
     # B's frigate against the destroyer's level-1 screen
     b_options = fire_options(state, "B")
@@ -476,6 +476,12 @@ def test_volley_dice_order_reveals_and_damage() -> None:
         "rerolled": [False, True, False, False, False],
         "hits": 4,
         "reroll_hits": 0,
+        "weapon_type": "beam",
+        "path": "standard",
+        "class": 4,
+        "damage_rolled": [],
+        "armour_damage": 4,
+        "hull_damage": 0,
     }
     assert (second["ship"], second["rolled"], second["hits"], second["reroll_hits"]) == (
         "b1",

@@ -75,7 +75,7 @@ SHIP_KEYS = {
     "systems",
     "conditions",
 }
-SHIP_EXTRAS = {"fired"}  # weapons fired this turn: public, every shot is
+SHIP_EXTRAS = {"fired", "stealth"}  # weapons fired (every shot is public); stealth (C8.2)
 TRUTH_KEYS = {"position", "heading", "velocity", "thrust", "orders", "weapons"}
 TRUTH_EXTRAS = {
     "sensors",
@@ -86,7 +86,10 @@ TRUTH_EXTRAS = {
     "trail",
     "max_speed",
 }
-WEAPON_KEYS = {"id", "type", "class", "arcs", "bands", "status", "fired"}
+WEAPON_KEYS = {"id", "type", "class", "arcs", "bands", "status", "fired", "path", "screens"}
+# only for weapons that have them: weak arcs (C1.3), modes (C1.16), needle target systems
+WEAPON_OPTIONAL_KEYS = {"weak_arcs", "weak_bands", "mode", "offline", "offline_until"}
+WEAPON_OPTIONAL_KEYS |= {"targets_system"}
 STUBBED = {"deployed", "fire_declared", "ship_moved"}
 SECRET_OF_ENEMY = {"velocity", "thrust", "orders", "orders_log", "trail", "weapons", "locks"}
 
@@ -116,7 +119,7 @@ def check_view_shape(state: GameState) -> None:
             assert {"class", "mass", "thrust", "systems"} <= set(ship["design"])
             if truth:
                 for weapon in ship["weapons"]:
-                    assert set(weapon) == WEAPON_KEYS
+                    assert WEAPON_KEYS <= set(weapon) <= WEAPON_KEYS | WEAPON_OPTIONAL_KEYS
                     assert all(set(b) == {"to", "dice"} for b in weapon["bands"])
             if ship["last_known"] is not None:
                 assert set(ship["last_known"]) == {"x", "y", "heading", "turn", "seq"}
@@ -300,6 +303,8 @@ def test_own_ships_show_their_truth() -> None:
         ],
         "status": "ok",
         "fired": False,
+        "path": "standard",
+        "screens": True,
     }
     assert [w["id"] for w in a1["weapons"]] == ["beam-1", "beam-2", "beam-3", "beam-4"]
     assert _ships(state, "referee")["a1"] == a1
@@ -481,7 +486,7 @@ def test_fire_options_use_only_the_callers_knowledge() -> None:
     options = _legal(state, "A")["fire_options"]
     assert options == [
         {"ship": "a1", "weapon": "beam-1", "target": "b1", "range": 20.0, "band": 2,
-         "dice": "3BD*", "screen": 0},
+         "dice": "3BD*", "screen": 0, "weapon_type": "beam", "path": "standard", "class": 4},
     ]  # fmt: skip
 
 

@@ -74,6 +74,7 @@ PUBLIC_SHIP_KEYS = frozenset(
         "systems",
         "conditions",
         "fired",
+        "stealth",
         "position",
         "heading",
     }
