@@ -162,6 +162,9 @@ class ShotIn(Strict):
     ship: Id
     weapon: Id
     target: Id
+    system: Id | None = Field(
+        None, description="needle beams only: the target system (not a core system)"
+    )
 
 
 class _Command(Strict):
@@ -206,12 +209,30 @@ class CoreActionIn(_Command):
     action: Literal["dump", "abandon"]
 
 
+class SetModeIn(_Command):
+    """Switch a multi-fusion launcher's mode during its ship's activation (secret; the launcher
+    is offline for the turn of the switch and the next)."""
+
+    type: Literal["set_mode"]
+    ship: Id
+    weapon: Id
+    mode: Literal["flare", "torpedo"]
+
+
 class ResignIn(_Command):
     type: Literal["resign"]
 
 
 CommandIn = Annotated[
-    DeployIn | ActivateIn | PingIn | MoveIn | EndActivationIn | FireIn | CoreActionIn | ResignIn,
+    DeployIn
+    | ActivateIn
+    | PingIn
+    | MoveIn
+    | EndActivationIn
+    | FireIn
+    | CoreActionIn
+    | SetModeIn
+    | ResignIn,
     Field(discriminator="type"),
 ]
 

@@ -21,15 +21,26 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules import GameSetup, SeededDice, decide, evolve, fog, game_started, start_state, view
+from app.rules import (
+    GameSetup,
+    SeededDice,
+    ShipEntry,
+    decide,
+    evolve,
+    fog,
+    game_started,
+    start_state,
+    view,
+)
+from app.rules.designs import Design, SystemSpec
 from app.rules.dice import DiceSource
 from app.rules.errors import IllegalOrders, RulesError
 from app.rules.events import Event
-from app.rules.geometry import Table, Vec, Zone, heading_vector
+from app.rules.geometry import ARCS, Table, Vec, Zone, heading_vector
 from app.rules.movement import (
     CinematicOrders,
     VectorOrders,
@@ -39,6 +50,7 @@ from app.rules.movement import (
     vector_limits,
 )
 from app.rules.state import GameState
+from app.rules.systems import SYSTEMS, WEAPON_TYPES
 
 PROGRESS_COMMANDS = frozenset({"deploy", "activate", "ping", "move", "end_activation", "fire"})
 EDGE_MARGIN = 4.0  # orders that end this far inside the table are preferred
@@ -285,6 +297,13 @@ class RandomPlayer:
                 return self.move(state, v, seat, ship_id, dice)
             return seat, cmd, decide(state, seat, cmd, dice)
         ship_id = phase["ship"]
+        if "set_mode" in commands and self.hidden.random() < 0.2:
+            # a secret choice: a multi-fusion launcher switches its mode
+            weapon_id = self.hidden.choice(sorted(legal["set_mode"]))
+            choice = legal["set_mode"][weapon_id]
+            other = [m for m in choice["modes"] if m != choice["mode"]]
+            cmd = {"type": "set_mode", "ship": ship_id, "weapon": weapon_id, "mode": other[0]}
+            return seat, cmd, decide(state, seat, cmd, dice)
         if "ping" in commands and rng.random() < self.style.ping_rate:
             cmd = {"type": "ping", "ship": ship_id}
             return seat, cmd, decide(state, seat, cmd, dice)
@@ -428,7 +447,84 @@ def _out_of_control(ship: Mapping[str, Any]) -> bool:
 
 
 def _shot(option: Mapping[str, Any]) -> dict[str, str]:
-    return {"ship": option["ship"], "weapon": option["weapon"], "target": option["target"]}
+    shot = {"ship": option["ship"], "weapon": option["weapon"], "target": option["target"]}
+    systems = option.get("systems")
+    if systems:  # a needle beam names a system: the one its option lists first after the drive
+        shot["system"] = sorted(systems, key=lambda s: (s == "drive", s))[
+            len(option["weapon"]) % len(systems)
+        ]
+    return shot
+
+
+# -- random designs from the systems table -----------------------------------------------------
+def random_design(rng: random.Random, name: str, weapons: Sequence[str] | None = None) -> Design:
+    """A legal design (``Design.problems()`` empty) with random weapons of the systems table
+    (or the given weapon types), random defences and electronics, stealth and hull rows."""
+    systems: list[SystemSpec] = [
+        SystemSpec(f"fc-{i + 1}", "fire_control") for i in range(rng.randint(1, 2))
+    ]
+    kinds = list(weapons) if weapons is not None else rng.sample(sorted(WEAPON_TYPES), 3)
+    for i, kind in enumerate(kinds):
+        row = SYSTEMS[kind]
+        cls = rng.choice(row.classes) if row.classes else None
+        start = rng.randrange(6)
+        if row.all_arcs and cls == 1:
+            arcs: tuple[str, ...] = ()
+        else:
+            n = rng.choice([k for k in (1, 2, 3, 6) if k <= row.max_arcs] or [1])
+            arcs = tuple(ARCS[(start + k) % 6] for k in range(n))
+        weak: tuple[str, ...] = ()
+        if row.weak_arcs and cls is not None and cls > 1 and len(arcs) < 6 and rng.random() < 0.5:
+            weak = (ARCS[(start + len(arcs)) % 6],)
+        mode = rng.choice(row.modes) if row.modes else None
+        systems.append(
+            SystemSpec(f"{kind}-{i + 1}", kind, cls=cls, arcs=arcs, weak_arcs=weak, mode=mode)
+        )
+    if rng.random() < 0.4:
+        systems.append(SystemSpec("screen-1", "screen", level=rng.choice((1, 2))))
+    for kind in ("ecm", "ftl", "command_bridge", "pds"):
+        if rng.random() < 0.3:
+            systems.append(SystemSpec(f"{kind}-1", kind))
+    if rng.random() < 0.3:
+        systems.append(
+            SystemSpec("sensors-1", "sensors", grade=rng.choice(("enhanced", "superior")))
+        )
+    rows = rng.choice((3, 4, 5, 6))
+    stealth = rng.choice((0, 0, 1, 2))
+    armour = rng.randint(0, 4)
+    thrust = rng.randint(2, 6)
+    for mass in range(20, 301):
+        hull = max((mass + 9) // 10, mass * 3 // 10)
+        design = Design(
+            id=name,
+            name=name.title(),
+            hull_class="random",
+            mass=mass,
+            thrust=thrust,
+            hull=hull,
+            hull_rows=rows,
+            armour=armour,
+            systems=tuple(systems),
+            stealth=stealth,
+        )
+        if not design.problems():
+            return design
+    raise AssertionError(f"no mass fits {systems}: {design.problems()}")
+
+
+def random_setup(
+    rng: random.Random, movement: str, weapons: Sequence[str] | None = None
+) -> GameSetup:
+    """Each side one or two random designs; with ``weapons``, the first ship carries them."""
+    ships = {}
+    for side in ("A", "B"):
+        entries = []
+        for k in range(rng.randint(1, 2)):
+            which = weapons if (weapons is not None and k == 0) else None
+            design = random_design(rng, f"{side.lower()}-design-{k + 1}", which)
+            entries.append(ShipEntry(f"{side}{k + 1}", design))
+        ships[side] = entries
+    return GameSetup(ships=ships, movement=movement, turn_limit=8)
 
 
 def _within_fire_control(

@@ -40,10 +40,14 @@ from app.rules import (
     visible,
 )
 from app.rules.designs import preset
+from app.rules.dice import SeededDice, seed_commitment
 from app.rules.events import Event
 from app.rules.geometry import Vec
+from app.rules.record import verify_dice
+from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
-from tests.rules.randplay import Step, Style, play, random_game, setup_of
+from app.rules.systems import WEAPON_TYPES
+from tests.rules.randplay import Step, Style, play, random_game, random_setup, setup_of
 
 SCENARIOS = ("duel", "skirmish", "hunt")
 MOVEMENTS = ("cinematic", "vector")
@@ -235,7 +239,7 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     if event.type == "ship_moved" and not owns(seat, state.ship(d["ship"]).side):
         assert r.get("redacted") is True, where
         assert set(r["data"]) <= {"ship", "drift"}, f"{where}: {r['data']}"
-    elif event.type in ("deployed", "fire_declared") and not owns(seat, d["side"]):
+    elif event.type in ("deployed", "fire_declared", "mode_set") and not owns(seat, d["side"]):
         assert r.get("redacted") is True, where
         assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
     elif event.type == "ping":
@@ -276,7 +280,7 @@ def check_no_leak(step: Step, tracker: SecretTracker) -> None:
         scan(json.dumps(received[seat]), secrets, f"{seat}'s events up to {step.after.seq}")
 
 
-def leak_checked_game(seed: int, scenario: str, movement: str) -> GameState:
+def leak_checked_game(seed: int, scenario: str | GameSetup, movement: str) -> GameState:
     tracker = SecretTracker()
     state, _ = random_game(
         random.Random(seed),
@@ -349,7 +353,9 @@ def repaired_by(event: Event, ship_id: str, system_id: str) -> bool:
     if event.type == "damage_control" and d["ship"] == ship_id:
         return any(a["system"] == system_id and a["repaired"] for a in d["attempts"])
     if event.type == "turn_ended":
-        return system_id == "bridge" and ship_id in d["regained_control"]
+        if system_id == "bridge":
+            return ship_id in d["regained_control"]
+        return ship_id in d.get("command_bridge_restored", ())
     return False
 
 
@@ -569,3 +575,56 @@ def test_quiet_setup_fights_nobody() -> None:
     assert all(not e.data["shots"] for e in events if e.type == "fire_resolved")
     assert not any(e.type in ("damage", "ship_left") for e in events)
     assert any(e.type == "ping" for e in events)
+
+
+# -- 6. random designs with every weapon of the systems table -----------------------------------
+ALL_WEAPONS = sorted(WEAPON_TYPES)
+
+
+def _weapon_setup(seed: int, movement: str) -> GameSetup:
+    """The first ship of each side carries three weapon types, chosen so that every type of the
+    table turns up across the examples (the seed picks where in the list to start)."""
+    rng = random.Random(seed)
+    start = seed % len(ALL_WEAPONS)
+    kinds = [ALL_WEAPONS[(start + k) % len(ALL_WEAPONS)] for k in range(3)]
+    return random_setup(rng, movement, kinds)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(seed=seeds, movement=movements)
+def test_random_designs_with_every_weapon_fight_without_error_or_leak(
+    seed: int, movement: str
+) -> None:
+    leak_checked_game(seed, _weapon_setup(seed, movement), movement)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
+@given(seed=seeds, movement=movements)
+def test_random_weapon_games_replay_conserve_and_verify(seed: int, movement: str) -> None:
+    setup = _weapon_setup(seed, movement)
+    seed_bytes = random.Random(seed ^ 0x5EED).randbytes(32)
+    game_id = f"rand-{random.Random(seed).getrandbits(32):08x}"  # random_game's first draw
+    dice = SeededDice(seed_bytes, game_id)
+
+    def check(step: Step) -> None:
+        for event, before, after in walk(step):
+            check_conservation(event, before, after)
+
+    final, events = random_game(random.Random(seed), setup, dice, on_step=check)
+    assert events[0].data["game_id"] == game_id
+    assert replay(events) == final
+    assert state_from_dict(json.loads(json.dumps(state_to_dict(final)))) == final
+    record = [e.to_dict() for e in events]
+    assert verify_dice(record, seed_bytes.hex(), game_id, seed_commitment(seed_bytes)) == []
+
+
+def test_every_weapon_type_is_drawn_by_the_random_weapon_games() -> None:
+    seen = set()
+    for seed in range(len(ALL_WEAPONS)):
+        for entry in _weapon_setup(seed, "cinematic").ships["A"][:1]:
+            seen |= {s.type for s in entry.design.weapons()}
+    assert seen == set(ALL_WEAPONS)
