@@ -24,6 +24,7 @@ from app.play.referee import Referee
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
+from app.web import designer as web_designer
 from app.web import referee as web_referee
 from app.web import routes as web
 from app.web.security import CsrfFailed
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stream.pages)
     app.include_router(web.router)
     app.include_router(web_referee.router)
+    app.include_router(web_designer.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
 
     @app.get("/healthz", tags=["health"], summary="The process is up")

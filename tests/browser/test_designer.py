@@ -1,0 +1,147 @@
+"""The ship designer in a real Chromium: build a small design by clicking, save it, use it.
+
+One person starts from the blank design, adds a class-2 beam from the picker, picks its arcs on
+the rosette (the totals move as the page's fragment comes back), meets a problem the page
+reports (too few hull boxes), fixes it as the message says, and saves; the result page shows
+the new id (and the owner token, once), and the REST API reads back what the page built. The
+same page without JavaScript still adds a system and re-renders the totals.
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from app.rules.designs import Design, design_summary
+from tests.browser.conftest import OpenPage, screenshot
+from tests.conftest import LiveServer
+
+
+def total(page: Page, name: str) -> int:
+    return int(page.locator(f'#designer-summary [data-total="{name}"]').first.inner_text())
+
+
+def settled(page: Page) -> None:
+    page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
+
+
+def test_build_a_design_by_clicking_and_save_it(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    page = open_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("link", name="Ship designer").first.click()
+    expect(page).to_have_title("Ship designer — pingduel")
+    expect(page.locator("#no-systems")).to_be_visible()
+    page.fill("#f-name", "Kestrel")
+    used_before = total(page, "mass_used")
+    points_before = total(page, "points")
+
+    # add a beam from the picker: it arrives as class 2 without arcs, and the page says so
+    page.get_by_role("button", name="Add beam", exact=True).click()
+    card = page.locator(".sys-card[data-type=beam]")
+    expect(card).to_have_count(1)
+    expect(page.locator("#problems")).to_contain_text("has no arcs: give it at least one arc")
+    expect(page.locator("#notice")).to_contain_text("Added beam beam-1")
+
+    # pick three adjacent arcs on the rosette: FP, F, FS
+    rosette = card.locator("svg.rosette")
+    for arc in ("FP", "F", "FS"):
+        rosette.locator(f'.wedge[data-arc="{arc}"] path').click()
+        expect(rosette.locator(f'.wedge[data-arc="{arc}"]')).to_have_class(re.compile(r"\bfull\b"))
+    for arc in ("FP", "F", "FS"):
+        expect(card.locator(f'input[name="sys-0-arc"][value="{arc}"]')).to_be_checked()
+    expect(page.locator("#no-problems")).to_be_visible()
+    settled(page)
+    assert total(page, "mass_used") == used_before + 2
+    assert total(page, "points") == points_before + 6
+    expect(card.locator(".sys-cost")).to_have_text("2 mass · 6 pts")
+
+    # a fourth arc makes it a 3-mass beam; a second click makes that arc weak (+1 on 3 arcs)
+    rosette.locator('.wedge[data-arc="A"] path').click()
+    expect(card.locator(".sys-cost")).to_have_text("3 mass · 9 pts")
+    rosette.locator('.wedge[data-arc="A"] path').click()
+    expect(rosette.locator('.wedge[data-arc="A"]')).to_have_class(re.compile(r"\bweak\b"))
+    expect(card.locator('input[name="sys-0-weak"][value="A"]')).to_be_checked()
+    expect(card.locator(".sys-cost")).to_have_text("3 mass · 9 pts")
+
+    # a problem the page reports, fixed the way it says
+    page.fill("#f-hull", "2")
+    problem = page.locator("#problems li", has_text="hull 2 is below 10% of mass 30")
+    expect(problem).to_contain_text("use at least 3 boxes")
+    page.fill("#f-hull", "9")
+    expect(page.locator("#no-problems")).to_be_visible()
+    settled(page)
+    screenshot(page, "designer")
+
+    # the page's own totals are the rules' numbers
+    built = Design.from_dict(
+        {
+            "id": "my-design",
+            "name": "Kestrel",
+            "class": "frigate",
+            "mass": 30,
+            "thrust": 4,
+            "hull": 9,
+            "systems": [
+                {
+                    "id": "beam-1",
+                    "type": "beam",
+                    "class": 2,
+                    "arcs": ["F", "FS", "FP"],
+                    "weak_arcs": ["A"],
+                }
+            ],
+        }
+    )
+    summary = design_summary(built)
+    assert total(page, "mass_used") == summary["mass_used"]
+    assert total(page, "points") == summary["points"]
+
+    # save: the result page shows the id and the token once, and the API reads it back
+    with page.expect_response(lambda r: r.url.endswith("/designer/save")) as saved:
+        page.get_by_role("button", name="Save design").click()
+    assert saved.value.status == 201
+    expect(page).to_have_title("Design saved — pingduel")
+    design_id = page.locator("#saved-id").input_value()
+    assert re.fullmatch(r"d-[a-z0-9]+", design_id), design_id
+    assert len(page.locator("#owner-token").input_value()) >= 40
+    assert "token" not in page.url and design_id not in page.url
+    screenshot(page, "designer-saved")
+    r = httpx.get(f"{live_server.url}/api/v1/designs/{design_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["name"] == "Kestrel" and got["points"] == summary["points"]
+    assert got["systems"] == [
+        {"id": "beam-1", "type": "beam", "class": 2, "arcs": ["F", "FS", "FP"], "weak_arcs": ["A"]}
+    ]
+
+    # and the lobby link offers it for a ship
+    page.get_by_role("link", name="Start a duel with it").click()
+    expect(page).to_have_title("Start a duel — pingduel")
+    expect(page.locator("#A_design_1")).to_have_value(design_id)
+    assert errors == []
+
+
+def test_the_designer_works_without_javascript(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    page = open_page(js=False)
+    page.goto(f"{live_server.url}/designer?from=scout")
+    expect(page.locator("#f-name")).to_have_value("Scout")
+    assert total(page, "points") == design_summary(Design.from_dict(_scout()))["points"]
+    page.get_by_role("button", name="Add fire control").click()
+    expect(page.locator(".sys-card[data-type=fire_control]")).to_have_count(2)
+    expect(page.locator("#problems")).to_contain_text("mass used 17 is more than mass 16")
+    page.get_by_role("button", name="Remove fire-control-1").click()
+    expect(page.locator("#no-problems")).to_be_visible()
+
+
+def _scout() -> dict[str, object]:
+    from app.rules.designs import preset
+
+    return preset("scout").to_dict()
