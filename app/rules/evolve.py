@@ -292,6 +292,11 @@ def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return state
 
 
+def _emp(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+    # the rolls only: the systems lost follow as system_damaged events
+    return state
+
+
 def _mode_set(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return _ship(
         state,
@@ -392,6 +397,7 @@ _HANDLERS: dict[str, Callable[[GameState, Mapping[str, Any], Event], GameState]]
     "ship_destroyed": _ship_destroyed,
     "core_action": _core_action,
     "mode_set": _mode_set,
+    "emp": _emp,
     "damage_control": _damage_control,
     "turn_ended": _turn_ended,
     "game_finished": _game_finished,
