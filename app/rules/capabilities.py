@@ -62,10 +62,12 @@ def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
 
 
 def ready_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
-    """Working weapons not yet fired this game turn, from public facts: a launcher offline
-    after a secret mode switch still counts here (who a fire window waits for is public)."""
+    """Working weapons not yet fired this game turn and not offline after a mode switch (all
+    public facts: a switch is announced, so who a fire window waits for may use it)."""
     return tuple(
-        w for w in weapon_specs(state, ship) if ship.system(w.id).working and w.id not in ship.fired
+        w
+        for w in weapon_specs(state, ship)
+        if ship.system(w.id).working and w.id not in ship.fired and not offline(state, ship, w.id)
     )
 
 
@@ -81,8 +83,8 @@ def offline(state: GameState, ship: ShipState, weapon_id: str) -> bool:
 
 
 def firable_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
-    """Ready weapons that may fire now: the owner's truth (offline launchers left out)."""
-    return tuple(w for w in ready_weapons(state, ship) if not offline(state, ship, w.id))
+    """Ready weapons that may fire now (offline launchers are already left out)."""
+    return ready_weapons(state, ship)
 
 
 def stealth(state: GameState, ship: ShipState) -> int:

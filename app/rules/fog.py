@@ -32,7 +32,7 @@ from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, damage_path, screens_apply
 
 # events whose full form belongs to one side (and the referee); the others get a public stub
-_OWNED_BY_SIDE = {"deployed", "fire_declared", "mode_set"}
+_OWNED_BY_SIDE = {"deployed", "fire_declared"}
 _OWNED_BY_SHIP = {"ship_moved"}
 # a ping detection's ECM dice: how many counted would tell the pinger about a hidden friend
 _TARGET_ONLY = {"ecm_dice", "ecm_drawn"}
@@ -254,6 +254,17 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
         # stealth is public with the design and the hull damage it goes with (C8.2)
         "stealth": {"design": design.stealth, "now": cap.stealth(state, ship)},
         "systems": [{"id": s.id, "type": s.type, "status": s.status} for s in ship.systems],
+        # a multi-mode weapon's mode and offline turns are ship condition, public (RULES §6)
+        "modes": {
+            spec.id: {
+                "mode": cap.weapon_mode(ship, spec),
+                "offline_until": ship.offline.get(spec.id)
+                if cap.offline(state, ship, spec.id)
+                else None,
+            }
+            for spec in design.systems
+            if spec.fire_mode() is not None
+        },
         "conditions": conditions(ship),
         "fired": sorted(ship.fired),
     }

@@ -75,7 +75,7 @@ SHIP_KEYS = {
     "systems",
     "conditions",
 }
-SHIP_EXTRAS = {"fired", "stealth"}  # weapons fired (every shot is public); stealth (C8.2)
+SHIP_EXTRAS = {"fired", "stealth", "modes"}  # every shot, stealth (C8.2), weapon modes are public
 TRUTH_KEYS = {"position", "heading", "velocity", "thrust", "orders", "weapons"}
 TRUTH_EXTRAS = {
     "sensors",

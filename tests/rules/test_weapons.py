@@ -420,7 +420,7 @@ def test_emp_hits_are_capped_at_3_per_firing_ship() -> None:
 
 
 # -- multi-fusion modes ------------------------------------------------------------------------
-def test_set_mode_is_secret_and_takes_the_launcher_offline() -> None:
+def test_set_mode_is_public_and_takes_the_launcher_offline() -> None:
     a = armed(w("mf-1", "multi_fusion", mode="flare"), w("beam-1", "beam", 2))
     state = setup_game([a], [target()], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 15.0, 6, 0)})
     state, _ = play(state, "A", {"type": "activate", "ship": "a1"})
@@ -452,9 +452,12 @@ def test_set_mode_is_secret_and_takes_the_launcher_offline() -> None:
     assert types(events) == ["mode_set"]
     event = events[0]
     assert event.data["offline_until"] == 2  # turn 1 and turn 2
-    stub = redact(event, "B", state)
-    assert stub["redacted"] and stub["data"] == {"side": "A"}
-    assert redact(event, "spectator", state)["data"] == {"side": "A"}
+    # public (docs/rules.md): every seat receives the switch in full and sees the mode
+    for seat in ("B", "spectator"):
+        seen = redact(event, seat, state)
+        assert "redacted" not in seen and seen["data"]["mode"] == "torpedo", seat
+        other = next(s for s in view(state, seat)["ships"] if s["id"] == "a1")
+        assert other["modes"] == {"mf-1": {"mode": "torpedo", "offline_until": 2}}
     a1 = next(s for s in view(state, "A")["ships"] if s["id"] == "a1")
     mf = next(x for x in a1["weapons"] if x["id"] == "mf-1")
     assert (mf["mode"], mf["offline"], mf["bands"][0]["dice"]) == (
@@ -468,11 +471,11 @@ def test_set_mode_is_secret_and_takes_the_launcher_offline() -> None:
     window = fire_window(live(state, "a1", "b1"))
     assert [o["weapon"] for o in fire_options(window, "A")] == ["beam-1"]
     assert refused(window, [shot("mf-1")]).code == "weapon_offline"
-    # but the side is still awaited (offline is secret): a ship with only the launcher
+    # and (the switch being public) a ship with only the offline launcher is not awaited
     from app.rules.fire import awaited_sides
 
     only_mf = with_system(window, "a1", "beam-1", "damaged")
-    assert "A" in awaited_sides(only_mf, "a1")
+    assert "A" not in awaited_sides(only_mf, "a1")
     # turn 3: online again, in torpedo mode
     later = replace(window, turn=3)
     options = fire_options(later, "A")
