@@ -47,6 +47,10 @@ FAMILIES = (
     ("hull", "Hull"),
 )
 FRAME_FIELDS = ("id", "name", "class", "mass", "thrust", "hull", "hull_rows", "armour", "stealth")
+# the form's names for them: "f_" + the design's key. Never a bare "id", "name" or "remove":
+# a form control's name shadows the form element's own property of that name in the DOM
+# (form.remove would be a button), which breaks scripts that swap the form.
+FIELD = "f_"
 NUMBER_FIELDS = ("mass", "thrust", "hull", "hull_rows", "armour", "stealth")
 BLANK = Design(id="my-design", name="New design", hull_class="frigate", mass=30, thrust=4, hull=8)
 _SYS_KEY = re.compile(r"^sys-(\d{1,4})-type$")
@@ -133,34 +137,42 @@ class Draft:
 
     @classmethod
     def from_form(cls, form: FormData) -> Draft:
-        fields = {k: _text(form, k) for k in FRAME_FIELDS}
+        # a field the form does not send at all is left out (the reader then says it is
+        # missing, or takes the default of an optional one); an empty one is kept as typed
+        fields = {k: _text(form, FIELD + k) for k in FRAME_FIELDS if FIELD + k in form}
         indices = sorted({int(m.group(1)) for key in form if (m := _SYS_KEY.match(key))})[
             :MAX_SYSTEMS
         ]
         systems = []
         for n in indices:
             p = f"sys-{n}-"
-            systems.append(
-                SystemDraft(
-                    id=_text(form, p + "id"),
-                    type=_text(form, p + "type"),
-                    cls=_text(form, p + "class"),
-                    arcs=_texts(form, p + "arc"),
-                    weak_arcs=_texts(form, p + "weak"),
-                    mode=_text(form, p + "mode"),
-                    level=_text(form, p + "level"),
-                    grade=_text(form, p + "grade"),
-                )
+            spec = SystemDraft(
+                id=_text(form, p + "id"),
+                type=_text(form, p + "type"),
+                cls=_text(form, p + "class"),
+                arcs=_texts(form, p + "arc"),
+                weak_arcs=_texts(form, p + "weak"),
+                mode=_text(form, p + "mode"),
+                level=_text(form, p + "level"),
+                grade=_text(form, p + "grade"),
             )
-        return cls(fields=fields, broadside=form.get("broadside") == "on", systems=systems)
+            row = SYSTEMS.get(spec.type)
+            was = form.get(p + "was")
+            if row and row.all_arcs and spec.cls == "1" and isinstance(was, str) and was != "1":
+                # just made class 1, which fires all round: the arcs picked for the old class
+                # (and its weak arcs) go, rather than stand as a problem nobody asked for
+                spec.arcs, spec.weak_arcs = [], []
+            systems.append(spec)
+        return cls(fields=fields, broadside=form.get(FIELD + "broadside") == "on", systems=systems)
 
     def to_data(self) -> dict[str, Any]:
         """The design object ``Design.from_dict`` reads: numbers where the text is one, the
         text itself otherwise (so the reader names the field that is not a number)."""
         out: dict[str, Any] = {}
         for key in FRAME_FIELDS:
-            value = self.fields.get(key, "")
-            out[key] = _number(value) if key in NUMBER_FIELDS else value
+            if key in self.fields:
+                value = self.fields[key]
+                out[key] = _number(value) if key in NUMBER_FIELDS else value
         out["broadside"] = self.broadside
         out["systems"] = [s.to_data() for s in self.systems]
         return out
@@ -360,7 +372,10 @@ def _index(form: FormData, name: str, count: int) -> int | None:
 async def _import_text(form: FormData) -> str:
     upload = form.get("import_file")
     if isinstance(upload, UploadFile) and upload.filename:
-        raw = await upload.read(MAX_IMPORT_BYTES + 1)
+        try:
+            raw = await upload.read(MAX_IMPORT_BYTES + 1)
+        finally:
+            await upload.close()
         if len(raw) > MAX_IMPORT_BYTES:
             raise ValueError(f"the file is larger than {MAX_IMPORT_BYTES // 1024} KiB")
         try:
@@ -392,8 +407,8 @@ async def apply(form: FormData) -> tuple[dict[str, Any], int]:
     draft = Draft.from_form(form)
     count = len(draft.systems)
     notice = None
-    add = form.get("add")
-    if form.get("import"):
+    add = form.get("sys_add")
+    if form.get("do_import"):
         try:
             imported = import_design(await _import_text(form))
         except ValueError as error:
@@ -411,12 +426,12 @@ async def apply(form: FormData) -> tuple[dict[str, Any], int]:
             return context(draft, notice=f"a design holds at most {MAX_SYSTEMS} systems"), 422
         draft.systems.append(new_system(draft, add))
         notice = f"Added {SYSTEMS[add].label} {draft.systems[-1].id}."
-    elif (i := _index(form, "remove", count)) is not None:
+    elif (i := _index(form, "sys_remove", count)) is not None:
         gone = draft.systems.pop(i)
         notice = f"Removed {gone.id or gone.type}."
-    elif (i := _index(form, "up", count)) is not None and i > 0:
+    elif (i := _index(form, "sys_up", count)) is not None and i > 0:
         draft.systems[i - 1], draft.systems[i] = draft.systems[i], draft.systems[i - 1]
-    elif (i := _index(form, "down", count)) is not None and i < count - 1:
+    elif (i := _index(form, "sys_down", count)) is not None and i < count - 1:
         draft.systems[i + 1], draft.systems[i] = draft.systems[i], draft.systems[i + 1]
     return context(draft, notice=notice), 200
 

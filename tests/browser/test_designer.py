@@ -145,3 +145,57 @@ def _scout() -> dict[str, object]:
     from app.rules.designs import preset
 
     return preset("scout").to_dict()
+
+
+def test_class_orientation_and_import_re_render_the_form(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    page = open_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/designer?from=frigate")
+    mark = page.evaluate(
+        "() => { window.__designerMark = Math.random(); return window.__designerMark; }"
+    )
+    card = page.locator("#sys-1")
+    expect(card.locator(".sys-cost")).to_have_text("2 mass · 6 pts")
+    # a class-3 beam with three arcs: 4 + 2 mass; the form comes back with the class kept
+    page.select_option("#sys-1-class", "3")
+    expect(card.locator(".sys-cost")).to_have_text("6 mass · 18 pts")
+    expect(page.locator("#problems")).to_contain_text("mass used 34 is more than mass 30")
+    # class 1 fires all round: the rosette is fixed, the boxes are gone
+    page.select_option("#sys-1-class", "1")
+    expect(card.locator("svg.rosette.fixed")).to_be_visible()
+    expect(card).to_contain_text("Class 1 fires in all six arcs.")
+    page.select_option("#sys-1-class", "2")
+    expect(page.locator("#problems")).to_contain_text("beam-1 with 0 arcs has no arcs")
+    card.locator('svg.rosette .wedge[data-arc="F"] path').click()
+    expect(page.locator("#no-problems")).to_be_visible()
+    # broadside: the rosettes turn by 30°, and the standard arcs still ticked are shown to untick
+    page.check("#f-broadside")
+    expect(card.locator('svg.rosette .wedge[data-arc="SF"]')).to_have_count(1)
+    expect(page.locator("#problems")).to_contain_text(
+        "arc 'F' is not one of this design's broadside arcs"
+    )
+    for n in (1, 2):
+        ticked = page.locator(f'input[name="sys-{n}-arc"]:checked')
+        while ticked.count():
+            ticked.first.uncheck()
+        page.locator(f'#sys-{n} svg.rosette .wedge[data-arc="S"] path').click()
+    expect(page.locator("#no-problems")).to_be_visible()
+    # import by pasting: the whole form is replaced in place
+    page.fill("#import-json", "{not json")
+    page.get_by_role("button", name="Import into the form").click()
+    expect(page.locator("#import-error")).to_contain_text("this is not JSON")
+    expect(page.locator("#f-broadside")).to_be_checked()  # nothing changed
+    page.fill(
+        "#import-json",
+        '{"id": "t", "name": "Tiny", "class": "gunboat", "mass": 10, '
+        '"thrust": 2, "hull": 3, "systems": [{"id": "fc", "type": "fire_control"}]}',
+    )
+    page.get_by_role("button", name="Import into the form").click()
+    expect(page.locator("#f-name")).to_have_value("Tiny")
+    expect(page.locator("#notice")).to_have_text("Imported Tiny.")
+    expect(page.locator('#designer-summary [data-total="points"]')).to_have_text("22")
+    assert page.evaluate("() => window.__designerMark") == mark, "the page was reloaded"
+    assert errors == []

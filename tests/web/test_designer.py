@@ -214,7 +214,7 @@ async def test_blank_designer_page(browser: Browser) -> None:
     for family in ("Weapons", "Defences", "Electronics", "Hull"):
         assert f"<summary>{family} <small>" in r.text
     for system_type in ("beam", "multi_fusion", "pds", "adfc", "screen", "sensors", "ftl"):
-        assert f'name="add" value="{system_type}"' in r.text
+        assert f'name="sys_add" value="{system_type}"' in r.text
     for pending in ("pds", "adfc"):
         pick = re.search(rf'<li id="pick-{pending}">(.*?)</li>', r.text, re.S)
         assert pick and "Pending: ordnance and fighters are not in the game yet" in pick.group(1)
@@ -265,7 +265,7 @@ async def test_weak_arcs_mode_and_stealth_through_the_form(browser: Browser) -> 
         ],
     }
     await browser.get("/designer")
-    r = await browser.form("/designer", {"import": "1", "import_json": json.dumps(rich)})
+    r = await browser.form("/designer", {"do_import": "1", "import_json": json.dumps(rich)})
     assert r.status_code == 200, r.text
     fields = form_fields(r.text)
     assert read_back(fields) == rich
@@ -294,27 +294,27 @@ async def test_weak_arcs_mode_and_stealth_through_the_form(browser: Browser) -> 
 async def test_add_remove_and_reorder_systems(browser: Browser) -> None:
     r = await browser.get("/designer")
     fields = form_fields(r.text)
-    r = await browser.form("/designer", [*fields, ("add", "beam")])
+    r = await browser.form("/designer", [*fields, ("sys_add", "beam")])
     assert r.status_code == 200 and 'id="notice">Added beam beam-1.' in r.text
     fields = form_fields(r.text)
     assert ("sys-0-type", "beam") in fields and ("sys-0-class", "2") in fields
     assert any("has no arcs: give it at least one arc" in p for p in problems(r.text))
-    r = await browser.form("/designer", [*fields, ("add", "screen")], htmx=True)
+    r = await browser.form("/designer", [*fields, ("sys_add", "screen")], htmx=True)
     assert r.text.lstrip().startswith('<form id="designer"') and "<html" not in r.text
     fields = form_fields(r.text)
     assert [v for k, v in fields if k.endswith("-type")] == ["beam", "screen"]
-    r = await browser.form("/designer", [*fields, ("up", "1")])
+    r = await browser.form("/designer", [*fields, ("sys_up", "1")])
     fields = form_fields(r.text)
     assert [v for k, v in fields if k.endswith("-id")] == ["screen-1", "beam-1"]
-    r = await browser.form("/designer", [*fields, ("down", "0")])
+    r = await browser.form("/designer", [*fields, ("sys_down", "0")])
     fields = form_fields(r.text)
     assert [v for k, v in fields if k.endswith("-id")] == ["beam-1", "screen-1"]
-    r = await browser.form("/designer", [*fields, ("remove", "0")])
+    r = await browser.form("/designer", [*fields, ("sys_remove", "0")])
     fields = form_fields(r.text)
     assert [v for k, v in fields if k.endswith("-id")] == ["screen-1"]
     assert "Removed beam-1." in r.text
     # a class-1 beam fires all round: nothing to pick, all six arcs in the JSON
-    r = await browser.form("/designer", [*fields, ("add", "beam")])
+    r = await browser.form("/designer", [*fields, ("sys_add", "beam")])
     fields = with_fields(form_fields(r.text), **{"sys-1-class": "1"})
     r = await browser.form("/designer", fields)
     assert "Class 1 fires in all six arcs." in r.text
@@ -335,14 +335,14 @@ async def test_bad_input_gets_inline_messages_and_saves_nothing(
     r = await browser.get("/designer?from=frigate")
     good = form_fields(r.text)
     cases = [
-        (with_fields(good, mass="forty"), "mass must be a whole number, got 'forty'"),
-        (with_fields(good, hull=""), "hull must be a whole number, got ''"),
+        (with_fields(good, f_mass="forty"), "mass must be a whole number, got 'forty'"),
+        (with_fields(good, f_hull=""), "hull must be a whole number, got ''"),
         (with_fields(good, **{"sys-0-type": "laser"}), "system fc-1 has unknown type 'laser'"),
         (
             [*good, ("sys-1-arc", "Q")],
             "arc 'Q' is not one of this design's standard arcs: use F, FS, AS, A, AP or FP",
         ),
-        (with_fields(good, armour="9"), "mass used 37 is more than mass 30"),
+        (with_fields(good, f_armour="9"), "mass used 37 is more than mass 30"),
     ]
     for fields, message in cases:
         frag = await browser.form(SUMMARY, fields, htmx=True)
@@ -355,7 +355,7 @@ async def test_bad_input_gets_inline_messages_and_saves_nothing(
         assert "Not saved: fix the problems listed" in saved.text
         assert any(message in p for p in problems(saved.text))
     # the unreadable ones have no totals, and download nothing
-    r = await browser.form("/designer/export", with_fields(good, mass="forty"))
+    r = await browser.form("/designer/export", with_fields(good, f_mass="forty"))
     assert r.status_code == 422 and 'id="no-totals"' in r.text
     # a rosette arc that is not of the orientation stays visible (to be unticked), not dropped
     page = await browser.form("/designer", [*good, ("sys-1-arc", "Q")])
@@ -380,7 +380,7 @@ async def test_bad_input_gets_inline_messages_and_saves_nothing(
 async def test_a_bad_import_changes_nothing(browser: Browser, pasted: str, message: str) -> None:
     r = await browser.get("/designer?from=destroyer")
     before = form_fields(r.text)
-    r = await browser.form("/designer", [*before, ("import", "1"), ("import_json", pasted)])
+    r = await browser.form("/designer", [*before, ("do_import", "1"), ("import_json", pasted)])
     assert r.status_code == 422
     error = re.search(r'<p class="error" role="alert" id="import-error">(.*?)</p>', r.text, re.S)
     assert error and message in error.group(1).replace("&#39;", "'").replace("&#34;", '"')
@@ -389,7 +389,7 @@ async def test_a_bad_import_changes_nothing(browser: Browser, pasted: str, messa
     assert ("import_json", pasted) in form_fields(r.text)  # kept to be corrected
     # the htmx variant: the form block with the message, 4xx (the page swaps it in)
     r = await browser.form(
-        "/designer", [*before, ("import", "1"), ("import_json", pasted)], htmx=True
+        "/designer", [*before, ("do_import", "1"), ("import_json", pasted)], htmx=True
     )
     assert r.status_code == 422 and r.text.lstrip().startswith('<form id="designer"')
 
@@ -425,7 +425,7 @@ async def test_save_shows_the_id_and_token_once_and_the_api_reads_it_back(
     browser: Browser, client: httpx.AsyncClient
 ) -> None:
     r = await browser.get("/designer?from=hunter")
-    fields = with_fields(form_fields(r.text), name="Longsight II", stealth="1")
+    fields = with_fields(form_fields(r.text), f_name="Longsight II", f_stealth="1")
     expected = read_back(fields)
     r = await browser.form("/designer/save", fields)
     assert r.status_code == 201, r.text
@@ -453,7 +453,7 @@ async def test_save_shows_the_id_and_token_once_and_the_api_reads_it_back(
 
 async def test_export_then_import_gives_the_same_design(browser: Browser) -> None:
     r = await browser.get("/designer?from=heavy_cruiser")
-    fields = with_fields(form_fields(r.text), name="Dreadful", stealth="1")
+    fields = with_fields(form_fields(r.text), f_name="Dreadful", f_stealth="1")
     exported = await browser.form("/designer/export", fields)
     assert exported.status_code == 200
     assert exported.headers["content-type"].startswith("application/json")
@@ -467,14 +467,16 @@ async def test_export_then_import_gives_the_same_design(browser: Browser) -> Non
     assert box and json.loads(box.group(1).replace("&#34;", '"')) == data
     # pasted into a blank form
     blank = form_fields((await browser.get("/designer")).text)
-    r = await browser.form("/designer", [*blank, ("import", "1"), ("import_json", exported.text)])
+    r = await browser.form(
+        "/designer", [*blank, ("do_import", "1"), ("import_json", exported.text)]
+    )
     assert r.status_code == 200 and "Imported Dreadful." in r.text
     assert read_back(form_fields(r.text)) == data
     # or as a file (multipart, as the page's form sends it)
     blank_fields = dict(blank)
     r = await browser.http.post(
         "/designer",
-        data={**blank_fields, "import": "1", "import_json": ""},
+        data={**blank_fields, "do_import": "1", "import_json": ""},
         files={"import_file": ("dreadful.json", exported.content, "application/json")},
     )
     assert r.status_code == 200, r.text
@@ -482,7 +484,7 @@ async def test_export_then_import_gives_the_same_design(browser: Browser) -> Non
     # not UTF-8 → an inline message, nothing changes
     r = await browser.http.post(
         "/designer",
-        data={**blank_fields, "import": "1"},
+        data={**blank_fields, "do_import": "1"},
         files={"import_file": ("x.json", b"\xff\xfe{", "application/json")},
     )
     assert r.status_code == 422 and "the file is not UTF-8 text" in r.text
@@ -492,7 +494,7 @@ async def test_the_lobby_offers_a_saved_design_and_a_duel_starts_with_it(
     browser: Browser, client: httpx.AsyncClient
 ) -> None:
     r = await browser.get("/designer?from=frigate")
-    r = await browser.form("/designer/save", with_fields(form_fields(r.text), name="Picket II"))
+    r = await browser.form("/designer/save", with_fields(form_fields(r.text), f_name="Picket II"))
     design_id = re.search(r'id="saved-id" class="saved-id" readonly value="([^"]+)"', r.text)
     assert design_id
     saved = design_id.group(1)
@@ -521,3 +523,22 @@ async def test_the_lobby_offers_a_saved_design_and_a_duel_starts_with_it(
     )
     assert refused.status_code == 422 and "no preset or saved design" in refused.text
     assert '<option value="d-nothere" selected>saved design d-nothere</option>' in refused.text
+
+
+async def test_making_a_beam_class_1_fires_it_all_round(browser: Browser) -> None:
+    r = await browser.get("/designer?from=frigate")
+    fields = with_fields(form_fields(r.text), **{"sys-1-class": "1"})  # was class 2, fore arcs
+    r = await browser.form("/designer", fields, htmx=True)
+    assert problems(r.text) == []
+    assert read_back(form_fields(r.text))["systems"][1]["arcs"] == list(ARCS)
+    # but imported JSON with a class-1 beam on three arcs shows them, and the problem
+    odd = preset("frigate").to_dict()
+    odd["systems"][1]["class"] = 1
+    r = await browser.form(
+        "/designer", [*fields, ("do_import", "1"), ("import_json", json.dumps(odd))]
+    )
+    assert r.status_code == 200
+    assert any("always fires in all six arcs" in p for p in problems(r.text))
+    assert [v for k, v in form_fields(r.text) if k == "sys-1-arc"] == ["F", "FS", "FP"]
+    frag = await browser.form(SUMMARY, form_fields(r.text), htmx=True)
+    assert any("always fires in all six arcs" in p for p in problems(frag.text))
