@@ -106,7 +106,7 @@ def _profiles(row: T.SystemType) -> list[dict[str, Any]]:
     return out
 
 
-def _fields(row: T.SystemType) -> list[str]:
+def system_fields(row: T.SystemType) -> list[str]:
     """The optional fields a system of this type takes (beside ``id`` and ``type``)."""
     if row.type == "screen":
         return ["level"]
@@ -184,7 +184,7 @@ def system_row(row: T.SystemType) -> dict[str, Any]:
         "weak_arcs": row.weak_arcs,
         "weak_arc_mass": _weak_arc_mass(row),
         "modes": list(row.modes),
-        "fields": _fields(row),
+        "fields": system_fields(row),
         "levels": [1, 2] if row.type == "screen" else [],
         "grades": list(T.SENSOR_GRADES) if row.type == "sensors" else [],
         "fixed_mass": row.fixed_mass,

@@ -22,6 +22,8 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.rules.designs import PRESET_DESIGNS, Design, design_summary, preset
 from app.rules.geometry import ARCS, BROADSIDE_ARCS
@@ -542,3 +544,91 @@ async def test_making_a_beam_class_1_fires_it_all_round(browser: Browser) -> Non
     assert [v for k, v in form_fields(r.text) if k == "sys-1-arc"] == ["F", "FS", "FP"]
     frag = await browser.form(SUMMARY, form_fields(r.text), htmx=True)
     assert any("always fires in all six arcs" in p for p in problems(frag.text))
+
+
+NASTY = st.sampled_from(
+    [
+        "",
+        " ",
+        "0",
+        "-1",
+        "1",
+        "2",
+        "3",
+        "7",
+        "40",
+        "301",
+        "1e3",
+        "999999999999",
+        "x",
+        "F",
+        "SF",
+        "beam",
+        "laser",
+        "flare",
+        "superior",
+        "basic",
+        "\u00e9",
+        "<b>",
+        '"',
+        "'; --",
+        "1.5",
+    ]
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+async def test_any_form_junk_gets_a_page_never_a_server_error(
+    browser: Browser, data: st.DataObject
+) -> None:
+    if browser.csrf is None:
+        await browser.get("/designer")
+    fields: list[tuple[str, str]] = []
+    for key in (
+        "f_id",
+        "f_name",
+        "f_class",
+        "f_mass",
+        "f_thrust",
+        "f_hull",
+        "f_hull_rows",
+        "f_armour",
+        "f_stealth",
+        "f_broadside",
+    ):
+        if data.draw(st.booleans()):
+            fields.append((key, data.draw(NASTY)))
+    for n in range(data.draw(st.integers(0, 3))):
+        p = f"sys-{data.draw(st.sampled_from([n, 7, 9999]))}-"
+        fields.append(
+            (
+                p + "type",
+                data.draw(
+                    st.sampled_from(
+                        ["beam", "screen", "sensors", "multi_fusion", "fire_control", "x"]
+                    )
+                ),
+            )
+        )
+        for key in ("id", "class", "arc", "weak", "mode", "level", "grade", "was"):
+            if data.draw(st.booleans()):
+                fields.append((p + key, data.draw(NASTY)))
+    action = data.draw(
+        st.sampled_from(
+            [
+                [],
+                [("sys_add", "beam")],
+                [("sys_add", "nope")],
+                [("sys_remove", "0")],
+                [("sys_up", "1")],
+                [("sys_down", "x")],
+                [("do_import", "1"), ("import_json", "{}")],
+            ]
+        )
+    )
+    for path in ("/designer", SUMMARY, "/designer/export", "/designer/save"):
+        r = await browser.form(path, [*fields, *action], htmx=path == SUMMARY)
+        assert r.status_code in (200, 201, 422), (path, fields, r.status_code)
