@@ -43,6 +43,16 @@ def _system_pending(system_type: str) -> str:
     return (row.pending or "") if row else ""
 
 
+def _system_name(view: Mapping[str, Any], ship_id: str, system_id: str) -> str:
+    """``fc-1 (fire control)``: a system of a ship in the view, named for a needle's aim."""
+    for ship in view["ships"]:
+        if ship["id"] == ship_id:
+            for system in ship["systems"]:
+                if system["id"] == system_id:
+                    return f"{system_id} ({_system_label(system['type'])})"
+    return system_id
+
+
 templates.env.filters["system_label"] = _system_label
 templates.env.filters["system_pending"] = _system_pending
 router = APIRouter(include_in_schema=False)
@@ -273,6 +283,7 @@ async def _context(
         "refresh": refresh,
         "side_label": side_label,
         "ship_name": lambda ship_id: names.get(ship_id, ship_id),
+        "system_of": lambda ship_id, system_id: _system_name(view, ship_id, system_id),
         "seat": seat,
         "map": mapview.build(view, events),
         "log": log,
@@ -409,8 +420,19 @@ def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]
             parts = str(raw).split("|")
             if len(parts) != 3:
                 raise E.Invalid("a shot must name ship, weapon and target")
-            shots.append({"ship": parts[0], "weapon": parts[1], "target": parts[2]})
+            shot = {"ship": parts[0], "weapon": parts[1], "target": parts[2]}
+            aimed = _field(form, f"system|{raw}")
+            if aimed:
+                shot["system"] = aimed  # a needle beam's target system
+            shots.append(shot)
         body = {"type": "fire", "window": _int(form, "window"), "shots": shots}
+    elif kind == "set_mode":
+        body = {
+            "type": "set_mode",
+            "ship": ship,
+            "weapon": _field(form, "weapon") or "",
+            "mode": _field(form, "mode") or "",
+        }
     elif kind == "core_action":
         body = {"type": "core_action", "ship": ship, "action": _field(form, "action") or ""}
     elif kind == "resign":

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.rules.systems import SYSTEMS
+
 CLOCK = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
 
 
@@ -182,12 +184,61 @@ class Teller:
             if s.get("cancelled"):
                 lines.append(f"{who}: cancelled")
                 continue
-            rolled = _dice(s["rolled"])
-            hits = f"{s['hits']} hit{'s' if s['hits'] != 1 else ''}"
-            if s["reroll_hits"]:
-                hits += f" + {s['reroll_hits']} past armour"
-            lines.append(f"{who} at {s['range']:.1f} mu: {s['dice']} rolled {rolled}, {hits}")
+            lines.append(self._shot(s))
         return "Volley: " + "; ".join(lines) + "."
+
+    def _shot(self, s: Mapping[str, Any]) -> str:
+        """One shot in words, by its damage path (RULES §8; docs/systems.md)."""
+        who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.ship(s['target'])}"
+        if s.get("system"):
+            who += f"'s {s['system']}"
+        path = s.get("path", "standard")
+        rolled = _dice(s["rolled"])
+        text = f"{who} at {s['range']:.1f} mu: {s['dice']} rolled {rolled}"
+        if path in ("torpedo", "fusion"):
+            text += ", a hit" if s["hits"] else ", a miss"
+        elif path == "emp":
+            n = s.get("emp_hits", s["hits"] + s["reroll_hits"])
+            return text + f", {n} EMP hit{'s' if n != 1 else ''}"
+        elif path == "needle":
+            sixes = s.get("sixes", 0)
+            text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
+            if sixes:
+                text += f" ({sixes} six{'es' if sixes != 1 else ''})"
+        else:
+            text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
+            if s["reroll_hits"]:
+                text += f" + {s['reroll_hits']} past armour"
+        if s.get("damage_rolled"):
+            text += f"; damage dice {_dice(s['damage_rolled'])}"
+        if "armour_damage" in s and path != "emp":
+            armour, hull = s["armour_damage"], s["hull_damage"]
+            if armour or hull:
+                parts = []
+                if armour:
+                    parts.append(f"{armour} damage")
+                if hull:
+                    parts.append(f"{hull} straight to the hull")
+                text += " → " + " + ".join(parts)
+            elif s["hits"] or s["reroll_hits"]:
+                text += " → no damage"
+        return text
+
+    def _emp(self, d: Mapping[str, Any], e: Any) -> str:
+        lost = [r["system"] for r in d["results"] if r["damaged"]]
+        dice = _dice([r["die"] for r in d["results"]])
+        outcome = f"lost: {', '.join(lost)}" if lost else "nothing lost"
+        return (
+            f"EMP from {self.ship(d['by'])}: {d['hits']} hit{'s' if d['hits'] != 1 else ''} on "
+            f"{self.ship(d['ship'])}, its vulnerable systems roll {dice} (lost on "
+            f"{d['hits']} or less) — {outcome}."
+        )
+
+    def _mode_set(self, d: Mapping[str, Any], e: Any) -> str:
+        return (
+            f"{_cap(self.ship(d['ship']))} switches {d['weapon']} to {d['mode']} mode "
+            f"(offline until the end of turn {d['offline_until']})."
+        )
 
     def _damage(self, d: Mapping[str, Any], e: Any) -> str:
         text = (
@@ -196,6 +247,9 @@ class Teller:
         )
         if d["rows_finished"]:
             text += f"; hull row {', '.join(str(r) for r in d['rows_finished'])} gone"
+        if d.get("stealth_before", 0) > d.get("stealth", 0):
+            now = d["stealth"]
+            text += "; its stealth is lost" if not now else f"; its stealth drops to level {now}"
         return text + "."
 
     def _threshold_check(self, d: Mapping[str, Any], e: Any) -> str:
@@ -210,7 +264,14 @@ class Teller:
 
     def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
         name = self.ship(d["ship"])
-        text = f"{_cap(name)}'s {d['type'].replace('_', ' ')} ({d['system']}) {d['status']}"
+        label = SYSTEMS[d["type"]].label if d["type"] in SYSTEMS else d["type"].replace("_", " ")
+        text = f"{_cap(name)}'s {label} ({d['system']}) {d['status']}"
+        if d.get("cause") in ("needle", "emp"):
+            text += f" by {'a needle beam' if d['cause'] == 'needle' else 'EMP'}"
+        if d.get("beyond_repair"):
+            text += ", beyond repair"
+        if "command_bridge_out" in d:
+            text += f": knocked out for {d['command_bridge_out']} turns"
         if d.get("permanent"):
             text += ": permanently out of control"
         elif "out_of_control" in d:
@@ -253,6 +314,9 @@ class Teller:
         if d["life_support_failed"]:
             lost = ", ".join(self.ship(s) for s in d["life_support_failed"])
             text += f" Life support failed: {lost}."
+        if d.get("command_bridge_restored"):
+            back = ", ".join(self.ship(s) for s in d["command_bridge_restored"])
+            text += f" Command bridge back: {back}."
         return text
 
     def _game_finished(self, d: Mapping[str, Any], e: Any) -> str:
