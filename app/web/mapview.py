@@ -77,19 +77,34 @@ def wedge(cx: float, cy: float, heading: int, arc: str, radius: float) -> str:
 
 
 def _arcs(ship: Mapping[str, Any], cx: float, cy: float) -> list[dict[str, Any]]:
+    """One wedge per arc of each weapon, out to that weapon's own reach (weak arcs to the reach
+    they fire at, drawn fainter)."""
     out = []
     for w in ship.get("weapons", []):
-        reach = max((b["to"] for b in w["bands"]), default=0.0)
-        for arc in w["arcs"]:
-            out.append(
-                {
-                    "weapon": w["id"],
-                    "arc": arc,
-                    "path": wedge(cx, cy, ship["heading"], arc, reach),
-                    "working": w["status"] == "ok" and not w["fired"],
-                }
-            )
+        working = w["status"] == "ok" and not w["fired"] and not w.get("offline")
+        for arcs, bands, weak in (
+            (w["arcs"], w["bands"], False),
+            (w.get("weak_arcs", ()), w.get("weak_bands", ()), True),
+        ):
+            reach = max((b["to"] for b in bands), default=0.0)
+            for arc in arcs:
+                out.append(
+                    {
+                        "weapon": w["id"],
+                        "arc": arc,
+                        "reach": reach,
+                        "weak": weak,
+                        "path": wedge(cx, cy, ship["heading"], arc, reach),
+                        "working": working,
+                    }
+                )
     return out
+
+
+def rings(arcs: Sequence[Mapping[str, Any]]) -> list[float]:
+    """The range rings of a ship: every distinct reach of its weapons (12/24/36 without any)."""
+    found = sorted({float(a["reach"]) for a in arcs if a["reach"] > 0})
+    return found or [12.0, 24.0, 36.0]
 
 
 def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapModel:

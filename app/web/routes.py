@@ -54,6 +54,7 @@ def _system_name(view: Mapping[str, Any], ship_id: str, system_id: str) -> str:
 
 
 templates.env.filters["system_label"] = _system_label
+templates.env.globals["ring_radii"] = mapview.rings
 templates.env.filters["system_pending"] = _system_pending
 router = APIRouter(include_in_schema=False)
 

@@ -170,3 +170,49 @@ async def test_a_multi_fusion_mode_switch_by_form_is_public(
     assert "offline" in page  # the record sheet's "this turn" column
     # public: the other player reads the same sentence
     assert "switches fusion-1 to flare mode" in (await b["B"].page(game.id)).text
+
+
+def test_map_wedges_reach_as_far_as_each_weapon_and_weak_arcs_are_marked() -> None:
+    from app.web import mapview
+
+    ship = {
+        "heading": 0,
+        "weapons": [
+            {
+                "id": "beam-1",
+                "status": "ok",
+                "fired": False,
+                "arcs": ["F"],
+                "bands": [{"to": 12.0}, {"to": 24.0}, {"to": 36.0}, {"to": 48.0}],
+                "weak_arcs": ["FP", "FS"],
+                "weak_bands": [{"to": 12.0}, {"to": 24.0}, {"to": 36.0}],
+            },
+            {
+                "id": "torpedo-3",
+                "status": "ok",
+                "fired": False,
+                "offline": False,
+                "arcs": ["F"],
+                "bands": [{"to": 9.0 * k} for k in range(1, 6)],
+            },
+            {
+                "id": "fusion-1",
+                "status": "ok",
+                "fired": False,
+                "offline": True,
+                "arcs": ["F"],
+                "bands": [{"to": 6.0 * k} for k in range(1, 7)],
+            },
+        ],
+    }
+    arcs = mapview._arcs(ship, 0.0, 0.0)
+    reach = {(a["weapon"], a["arc"]): (a["reach"], a["weak"], a["working"]) for a in arcs}
+    assert reach == {
+        ("beam-1", "F"): (48.0, False, True),
+        ("beam-1", "FP"): (36.0, True, True),
+        ("beam-1", "FS"): (36.0, True, True),
+        ("torpedo-3", "F"): (45.0, False, True),
+        ("fusion-1", "F"): (36.0, False, False),  # offline after a mode switch
+    }
+    assert mapview.rings(arcs) == [36.0, 45.0, 48.0]
+    assert mapview.rings([]) == [12.0, 24.0, 36.0]
