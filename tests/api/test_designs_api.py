@@ -327,3 +327,13 @@ async def test_a_game_keeps_its_own_copies_of_its_designs(
     # a new game takes the designs as they are now (so the change above did take effect)
     fresh = await _designs_of(client, await _game_with(client, "frigate", saved))
     assert fresh["view"]["a1"]["mass"] == 36 and fresh["view"]["b1"]["name"] == "Renamed"
+
+
+async def test_the_presets_cover_every_weapon_of_the_table(client: httpx.AsyncClient) -> None:
+    # issue 6: GET /api/v1/designs lists presets whose systems cover every weapon family
+    r = await client.get(f"{API}/designs")
+    assert r.status_code == 200
+    fitted = {s["type"] for d in r.json()["designs"] for s in d["systems"]}
+    assert fitted >= T.WEAPON_TYPES, sorted(T.WEAPON_TYPES - fitted)
+    assert any(s.get("weak_arcs") for d in r.json()["designs"] for s in d["systems"])
+    assert any(d.get("stealth") for d in r.json()["designs"])
