@@ -55,7 +55,10 @@ class SystemRowOut(_Out):
     max_arcs: int = Field(description="0: takes no arcs")
     all_arcs: bool = Field(description="class 1 always fires in all six arcs")
     weak_arcs: bool = Field(description="may buy weak arcs (C1.3), class 2 and above")
-    weak_arc_mass: int | None = Field(description="mass of one weak arc")
+    weak_arc_mass: dict[str, float] | None = Field(
+        description="mass of one weak arc by class (C1.3: half a full extra arc), "
+        "the weapon's total for its weak arcs rounded up"
+    )
     modes: list[str]
     fields: list[str] = Field(description="the optional fields a system of this type takes")
     levels: list[int] = Field(description="screens: the levels")

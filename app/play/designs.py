@@ -123,7 +123,7 @@ def system_fields(row: T.SystemType) -> list[str]:
 def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     """Mass and points of each buildable variant whose mass does not depend on the TMF:
     per class and arc count (adjacent arcs, and non-adjacent where that is possible) for
-    weapons, per grade for sensors, the fixed ones once. Weak arcs add 1 mass each (C1.3)."""
+    weapons, per grade for sensors, the fixed ones once. Weak arcs: ``weak_arc_mass``."""
     out: list[dict[str, Any]] = []
     if row.type in ("screen", "ftl"):
         return out  # a share of the TMF: see mass_rule
@@ -159,13 +159,12 @@ def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     return out
 
 
-def _weak_arc_mass(row: T.SystemType) -> int | None:
-    """What one weak arc adds (C1.3), measured on the row's largest class with one arc."""
+def _weak_arc_mass(row: T.SystemType) -> dict[str, float] | None:
+    """Mass per weak arc (C1.3) by class, before the total is rounded up: half a full extra
+    arc of that class (``systems.weak_arc_mass``)."""
     if not row.weak_arcs:
         return None
-    cls = row.classes[-1] if row.classes else None
-    one = T.system_mass(row.type, 0, cls=cls, arcs=1)
-    return T.system_mass(row.type, 0, cls=cls, arcs=1, weak_arcs=1) - one
+    return {str(cls): T.weak_arc_mass(row.type, cls, 2) / 2 for cls in row.classes if cls >= 2}
 
 
 def system_row(row: T.SystemType) -> dict[str, Any]:

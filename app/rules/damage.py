@@ -201,9 +201,10 @@ def needle_effect(
 ) -> dict[str, Any] | None:
     """What needle 6s do to the named system (C1.6, C1.8), as a ``system_damaged`` payload.
 
-    One 6 destroys a system beyond repair; against the main drive it counts as one drive hit
-    (ok -> damaged -> destroyed). Two 6s of a heavy needle destroy any system outright.
-    None when the system is already destroyed or no 6 was rolled.
+    One 6 destroys a system beyond repair; against the main drive, a two-hit system (C1.8), it
+    counts as one drive hit (ok -> damaged -> destroyed) that damage control can never repair
+    (RULES §8: needle 6s are never repaired). Two 6s of a heavy needle destroy any system
+    outright. None when the system is already destroyed or no 6 was rolled.
     """
     system = ship.system(system_id)
     if sixes <= 0 or system.status == "destroyed":
@@ -214,21 +215,22 @@ def needle_effect(
         data["status"] = "destroyed" if system.status == "damaged" else "damaged"
     else:
         data["status"] = "destroyed"
-        data["beyond_repair"] = True
+    data["beyond_repair"] = True
     return data
 
 
 def emp_effect(
-    ship: ShipState, firer: str, hits: int, roller: Roller
+    ship: ShipState, firer: str, hits: int, roller: Roller, cap: int = EMP_MAX_HITS
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """C1.5: each EMP-vulnerable system that still works rolls 1D6; at or below the hits (at most
-    3) it is damaged as if it failed a threshold check. Returns the ``emp`` payload and one
-    ``system_damaged`` payload per system lost."""
-    capped = min(hits, EMP_MAX_HITS)
+    3 per firing ship and target in a turn: ``cap`` is what is left of them) it is damaged as if
+    it failed a threshold check. Returns the ``emp`` payload and one ``system_damaged`` payload
+    per system lost; nothing rolls when the cap is used up."""
+    capped = max(0, min(hits, cap, EMP_MAX_HITS))
     mark = roller.mark()
     results = []
     lost: list[str] = []
-    for kind in EMP_ORDER:
+    for kind in EMP_ORDER if capped else ():
         for s in ship.systems_of(kind):
             if not (s.working or (s.type == "main_drive" and s.status == "damaged")):
                 continue
@@ -259,7 +261,7 @@ def damage_control_parties(state: GameState, ship: ShipState) -> int:
 def repair_priority(state: GameState, ship: ShipState) -> list[str]:
     """Damaged systems in the published order: power core, bridge, life support, main drive,
     fire control, screens, weapons in design order, the rest in design order."""
-    damaged = [s for s in ship.systems if s.status == "damaged"]
+    damaged = [s for s in ship.systems if s.status == "damaged" and not s.beyond_repair]
     design_order = {spec.id: i for i, spec in enumerate(state.design_of(ship).all_systems())}
 
     def key(s: Any) -> tuple[int, int]:

@@ -72,7 +72,7 @@ from app.rules.state import (
     ShipState,
     other_side,
 )
-from app.rules.systems import EMP, MODE_SWITCH_OFFLINE_TURNS, NEEDLE, SYSTEMS
+from app.rules.systems import EMP, EMP_MAX_HITS, MODE_SWITCH_OFFLINE_TURNS, NEEDLE, SYSTEMS
 
 _COMMAND_CLASSES = (
     Deploy,
@@ -446,8 +446,11 @@ def _set_mode(b: _Builder, seat: str, cmd: SetMode) -> None:
             "ship": ship.id,
             "weapon": weapon.id,
             "mode": cmd.mode,
-            # offline for the turn of the switch and the next (C1.16's 2 turns)
-            "offline_until": state.turn + MODE_SWITCH_OFFLINE_TURNS - 1,
+            # offline for 2 turns (C1.16): the turn of the switch and the next, or, when the
+            # launcher already fired this turn, the next two (it must miss two turns of fire)
+            "offline_until": state.turn
+            + MODE_SWITCH_OFFLINE_TURNS
+            - (0 if weapon.id in ship.fired else 1),
         },
     )
 
@@ -551,7 +554,11 @@ def _volley(b: _Builder) -> None:
     for (firer, target_id), n in emp_hits.items():
         if n <= 0 or target_id in destroyed:
             continue
-        effect, failures = dmg.emp_effect(b.state.ship(target_id), firer, n, b.roller)
+        # C1.5's cap holds for the turn: hits counted in an earlier window of it come off
+        room = EMP_MAX_HITS - b.state.ship(firer).emp_hits.get(target_id, 0)
+        effect, failures = dmg.emp_effect(
+            b.state.ship(target_id), firer, n, b.roller, cap=max(room, 0)
+        )
         b.emit("emp", effect)
         for failure in failures:
             b.emit("system_damaged", failure)

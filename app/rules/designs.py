@@ -118,7 +118,7 @@ class SystemSpec:
     arcs: tuple[str, ...] = ()
     level: int | None = None
     grade: str | None = None
-    weak_arcs: tuple[str, ...] = ()  # C1.3: extra arcs firing one class lower, 1 mass each
+    weak_arcs: tuple[str, ...] = ()  # C1.3: extra arcs firing one class lower
     mode: str | None = None  # multi-fusion launchers: "flare" or "torpedo" at the start
 
     # -- mass and points ---------------------------------------------------------------------

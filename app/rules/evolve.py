@@ -250,6 +250,13 @@ def _damage(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 def _system_damaged(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     def hit(s: ShipState) -> ShipState:
         s = _set_system(s, d["system"], d["status"])
+        if d.get("beyond_repair"):
+            s = replace(
+                s,
+                systems=tuple(
+                    replace(x, beyond_repair=True) if x.id == d["system"] else x for x in s.systems
+                ),
+            )
         if d.get("permanent"):
             return replace(s, status=OUT_OF_PLAY, out_reason="permanently_out_of_control")
         if "out_of_control" in d:
@@ -293,8 +300,14 @@ def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
 
 def _emp(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    # the rolls only: the systems lost follow as system_damaged events
-    return state
+    # the firer counts its hits on this target for the turn (C1.5's cap of 3); the systems lost
+    # follow as system_damaged events
+    def count(s: ShipState) -> ShipState:
+        hits = dict(s.emp_hits)
+        hits[d["ship"]] = hits.get(d["ship"], 0) + d["hits"]
+        return replace(s, emp_hits=hits)
+
+    return _ship(state, {"ship": d["by"]}, count)
 
 
 def _mode_set(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
@@ -333,7 +346,7 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     restored = set(d.get("command_bridge_restored", ()))
 
     def tick(s: ShipState) -> ShipState:
-        s = replace(s, fired=frozenset(), locks=(), trail=())
+        s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
         if s.status != "active":
             return s
         if s.out_of_control:

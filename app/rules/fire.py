@@ -102,6 +102,7 @@ class Aim:
     cls: int | None = None  # the class it fires as
     mode: str | None = None  # multi-fusion launchers
     target_stealth: int = 0
+    system_type: str | None = None  # the type of the system a needle names
 
     @property
     def dice(self) -> str:
@@ -171,7 +172,15 @@ def aim(
         effective_class(weapon, weak),
         mode if weapon.type in MODAL_TYPES else None,
         target_stealth,
+        _system_type(target, system),
     )
+
+
+def _system_type(target: ShipState, system: str | None) -> str | None:
+    if system is None:
+        return None
+    found = [s.type for s in target.systems if s.id == system]
+    return found[0] if found else None
 
 
 def needle_targets(state: GameState, target: ShipState) -> list[str]:
@@ -331,7 +340,11 @@ def roll_shot(hit: Aim, roller: Roller) -> dict[str, Any]:
         reroll_hits = 0
         hull = hits
         pair = len(rolled) == 2 and sixes == 2
-        if pair:
+        if pair and hit.system_type == "main_drive":
+            # two 6s at the main drive, a two-hit system: "totally destroyed" (C1.8); each
+            # needle die still does its 1 damage, and no reroll (that is for other systems)
+            pass
+        elif pair:
             # two 6s of a heavy needle: the system, 1 hull box, then a beam reroll (C1.8)
             extra = roll_beam_dice(_beam(1, True), 0, roller.d6)
             damage_rolled = [d.natural for d in extra.dice]

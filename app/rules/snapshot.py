@@ -30,7 +30,10 @@ def _ship_to_dict(s: ShipState) -> dict[str, Any]:
         "name": s.name,
         "side": s.side,
         "design_id": s.design_id,
-        "systems": [[x.id, x.type, x.status] for x in s.systems],
+        # [id, type, status] (+ true when beyond repair; older snapshots have three items)
+        "systems": [
+            [x.id, x.type, x.status] + ([True] if x.beyond_repair else []) for x in s.systems
+        ],
         "status": s.status,
         "deployed": s.deployed,
         "position": s.position.to_dict() if s.position else None,
@@ -54,6 +57,7 @@ def _ship_to_dict(s: ShipState) -> dict[str, Any]:
         "trail": [dict(p) for p in s.trail],
         "modes": dict(s.modes),
         "offline": dict(s.offline),
+        "emp_hits": dict(s.emp_hits),
         "command_bridge_out": s.command_bridge_out,
     }
 
@@ -65,7 +69,10 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
         name=d["name"],
         side=d["side"],
         design_id=d["design_id"],
-        systems=tuple(SystemState(i, t, st) for i, t, st in d["systems"]),
+        systems=tuple(
+            SystemState(x[0], x[1], x[2], beyond_repair=len(x) > 3 and bool(x[3]))
+            for x in d["systems"]
+        ),
         status=d["status"],
         deployed=d["deployed"],
         position=Vec.from_dict(d["position"]) if d["position"] else None,
@@ -95,6 +102,7 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
         # absent from snapshots written before multi-mode weapons and command bridges
         modes=dict(d.get("modes", {})),
         offline=dict(d.get("offline", {})),
+        emp_hits=dict(d.get("emp_hits", {})),
         command_bridge_out=d.get("command_bridge_out", 0),
     )
 

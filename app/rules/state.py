@@ -46,6 +46,7 @@ class SystemState:
     id: str
     type: str
     status: str = "ok"  # ok | damaged | destroyed
+    beyond_repair: bool = False  # a needle's 6 (C1.6): damage control never repairs it
 
     @property
     def working(self) -> bool:
@@ -118,10 +119,12 @@ class ShipState:
     out_reason: str | None = None
     orders_log: tuple[MoveRecord, ...] = ()
     trail: tuple[Mapping[str, Any], ...] = ()  # this turn's path points
-    # multi-mode weapons: weapon id -> mode, once switched from the design's (secret, C1.16)
+    # multi-mode weapons: weapon id -> mode, once switched from the design's (public, C1.16)
     modes: Mapping[str, str] = field(default_factory=dict)
-    # weapon id -> the last turn it is offline after a mode switch (secret)
+    # weapon id -> the last turn it is offline after a mode switch (public)
     offline: Mapping[str, int] = field(default_factory=dict)
+    # target id -> EMP hits this ship has counted against it this turn (at most 3, C1.5)
+    emp_hits: Mapping[str, int] = field(default_factory=dict)
     command_bridge_out: int = 0  # turns the knocked-out command bridge stays out (C3.7)
 
     def system(self, system_id: str) -> SystemState:

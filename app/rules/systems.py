@@ -15,8 +15,10 @@ bands at fire time (``app.rules.weapons``); the table holds the plain profile.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 
 # -- damage paths ----------------------------------------------------------------------------
@@ -40,7 +42,8 @@ DAMAGE_PATHS: Mapping[str, str] = MappingProxyType(
         "reroll hits past it",
         NEEDLE: "at a named non-core system: 5 = 1 hull damage, 6 = 1 hull damage and the "
         "system destroyed beyond repair; ignores screens and armour",
-        EMP: "no damage: at most 3 hits per firing ship and target; each EMP-vulnerable system "
+        EMP: "no damage: at most 3 hits per firing ship and target in a turn; each EMP-vulnerable "
+        "system "
         "rolls 1D6 and is damaged on a roll equal to or below the hits, after all of the "
         "firer's weapons",
     }
@@ -625,10 +628,32 @@ def system_mass(
         return SENSOR_GRADES.get(grade or "", (0, 0))[0]
     if system_type == "ftl":
         return ftl_mass(design_mass)
-    weak = weak_arcs if r.weak_arcs else 0  # C1.3: 1 mass per weak arc
+    weak = weak_arc_mass(system_type, cls, weak_arcs) if r.weak_arcs else 0
     if r.arc_mass is not None:
         return r.arc_mass(cls, arcs, adjacent) + weak
     return (r.fixed_mass or 0) + weak
+
+
+# The mass of one more full arc, by type and class (C1.1, C1.9; heavy beams 1.5 × the beam's).
+_EXTRA_ARC: Mapping[str, Mapping[int, Fraction]] = MappingProxyType(
+    {
+        "beam": {2: Fraction(1), 3: Fraction(1), 4: Fraction(2)},
+        "emp": {2: Fraction(1), 3: Fraction(1), 4: Fraction(2)},
+        "heavy_beam": {2: Fraction(3, 2), 3: Fraction(3, 2), 4: Fraction(3)},
+        "graser": {2: Fraction(3), 3: Fraction(6)},
+    }
+)
+
+
+def weak_arc_mass(system_type: str, cls: int | None, count: int) -> int:
+    """C1.3's weak arcs: half the mass of a full extra arc of the weapon's class each, rounded up
+    over all of them. Both of C1.3's examples hold: a class-4 F beam with weak FP and FS weighs
+    8 + 2 × 1 = 10; a class-3 F beam with weak FS and FP, 4 + 2 × ½ = 5. (A class-2 beam's
+    "extra arc" is the 1 mass it costs beyond three adjacent arcs.)"""
+    if count <= 0:
+        return 0
+    per_arc = _EXTRA_ARC.get(system_type, {}).get(cls or 0, Fraction(1))
+    return math.ceil(per_arc * count / 2)
 
 
 def system_cost(system_type: str, mass: int, *, grade: str | None = None) -> int:
@@ -743,7 +768,8 @@ def render_markdown() -> str:
         classes = ", ".join(str(c) for c in r.classes) or "—"
         if r.modes:
             classes = "modes " + " / ".join(r.modes)
-        arcs = r.arcs_rule + ("; weak arcs (C1.3) at 1 mass each" if r.weak_arcs else "")
+        weak_rule = "; weak arcs (C1.3): half a full extra arc's mass each, rounded up in all"
+        arcs = r.arcs_rule + (weak_rule if r.weak_arcs else "")
         bands = "<br>".join(_profile_text(r))
         target = " Names a target system." if r.targets_system else ""
         screens = "reduce hits" if r.screens else "ignored"

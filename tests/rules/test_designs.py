@@ -774,7 +774,9 @@ TABLE_CASES = [
     (SystemSpec("w", "beam", cls=3, arcs=("F", "FS")), (5, 15)),
     (SystemSpec("w", "beam", cls=4, arcs=("F", "FS", "FP")), (12, 36)),  # C1.3's example
     (SystemSpec("w", "beam", cls=4, arcs=("F",), weak_arcs=("FP", "FS")), (10, 30)),  # C1.3
-    (SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("FP", "FS")), (6, 18)),
+    (SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("FP", "FS")), (5, 15)),  # C1.3
+    (SystemSpec("w", "beam", cls=3, arcs=("F",), weak_arcs=("FP",)), (5, 15)),  # ½ rounds up
+    (SystemSpec("w", "graser", cls=3, arcs=("F",), weak_arcs=("FP", "FS")), (30, 90)),
     (SystemSpec("w", "heavy_beam", cls=2, arcs=("F",)), (3, 9)),
     (SystemSpec("w", "heavy_beam", cls=3, arcs=("F",)), (6, 18)),
     (SystemSpec("w", "heavy_beam", cls=4, arcs=("F", "FS")), (15, 45)),

@@ -14,14 +14,16 @@ from typing import Any
 import pytest
 
 from app.rules import capabilities as cap
-from app.rules.damage import stealth_level, system_hit
+from app.rules.damage import repair_priority, stealth_level, system_hit
 from app.rules.designs import Design, SystemSpec
 from app.rules.dice import Roller, ScriptedDice
 from app.rules.errors import RulesError
 from app.rules.events import Event
+from app.rules.evolve import evolve
 from app.rules.fire import fire_options
 from app.rules.fog import redact, view
 from app.rules.record import dice_values
+from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import FIRE, GameState, Phase
 from app.rules.weapons import bands, dice_at
 from tests.rules.helpers import (
@@ -32,6 +34,7 @@ from tests.rules.helpers import (
     play,
     setup_game,
     types,
+    with_ship,
     with_system,
 )
 
@@ -304,7 +307,11 @@ def test_needle_against_the_main_drive_is_one_drive_hit() -> None:
     state = duel(armed(w("n-1", "needle"), w("n-2", "needle")), target(), 10.0)
     once, events = volley(state, [shot("n-1", "drive")], [6])
     assert once.ship("b1").system("drive").status == "damaged"
-    assert "beyond_repair" not in only(events, "system_damaged").data  # a drive hit: repairable
+    # one drive hit, never repaired (RULES §8: needle 6s are never repaired)
+    assert only(events, "system_damaged").data["beyond_repair"] is True
+    assert once.ship("b1").system("drive").beyond_repair
+    assert "drive" not in repair_priority(once, once.ship("b1"))
+    assert state_from_dict(state_to_dict(once)) == once  # the mark survives a snapshot
     # two needle 6s in one volley: two drive hits
     twice, _ = volley(state, [shot("n-1", "drive"), shot("n-2", "drive")], [6, 6])
     assert twice.ship("b1").system("drive").status == "destroyed"
@@ -326,10 +333,13 @@ def test_heavy_needle_two_sixes_destroy_and_reroll_past_armour() -> None:
     )
     assert only(events, "damage").data["armour_lost"] == 0
     assert state.ship("b1").system("fc-1").status == "destroyed"
-    # two 6s against the drive destroy it outright
+    # two 6s against the drive, a two-hit system, destroy it outright: each die does its 1
+    # damage, and no reroll (C1.8 gives that to other systems)
     state = duel(armed(w("hn-1", "heavy_needle")), target(), 10.0)
-    state, _ = volley(state, [shot("hn-1", "drive")], [6, 6, 1])
+    state, events = volley(state, [shot("hn-1", "drive")], [6, 6])
     assert state.ship("b1").system("drive").status == "destroyed"
+    r = resolved(events)
+    assert (r["pair"], r["damage_rolled"], r["hull_damage"]) == (True, [], 2)
     # 12-24 mu: one die
     state = duel(armed(w("hn-1", "heavy_needle")), target(), 20.0)
     state, events = volley(state, [shot("hn-1", "fc-1")], [6])
@@ -419,6 +429,25 @@ def test_emp_hits_are_capped_at_3_per_firing_ship() -> None:
     assert not any(r["damaged"] for r in emp["results"])
 
 
+def test_the_emp_cap_holds_for_the_whole_turn_across_fire_windows() -> None:
+    # one ship's EMP weapons split over two windows of one turn still count at most 3 hits
+    state = duel(armed(w("emp-1", "emp", 2), w("emp-2", "emp", 2)), roma(), 10.0)
+    # window 1: 2BD* vs screen 1: 6 (2, reroll 1), 6 (2, reroll 1) = 4 hits, 3 count
+    state, events = volley(state, [shot("emp-1")], [6, 1, 6, 1] + [6] * 6)
+    assert only(events, "emp").data["hits"] == 3
+    assert state.ship("a1").emp_hits == {"b1": 3}
+    # window 2 of the same turn: the cap is used up, nothing rolls for the systems
+    state, events = volley(fire_window(state), [shot("emp-2")], [6, 1, 6, 1])
+    emp = only(events, "emp").data
+    assert (emp["hits_scored"], emp["hits"], emp["results"]) == (4, 0, [])
+    assert not all_of(events, "system_damaged")
+    assert state_from_dict(state_to_dict(state)) == state
+    # the count starts again with the next turn
+    payload = {"turn": state.turn, "regained_control": [], "life_support_failed": []}
+    ended = evolve(state, Event(state.seq + 1, state.turn, "turn_ended", payload))
+    assert ended.ship("a1").emp_hits == {}
+
+
 # -- multi-fusion modes ------------------------------------------------------------------------
 def test_set_mode_is_public_and_takes_the_launcher_offline() -> None:
     a = armed(w("mf-1", "multi_fusion", mode="flare"), w("beam-1", "beam", 2))
@@ -481,6 +510,23 @@ def test_set_mode_is_public_and_takes_the_launcher_offline() -> None:
     options = fire_options(later, "A")
     mf_option = next(o for o in options if o["weapon"] == "mf-1")
     assert (mf_option["mode"], mf_option["dice"]) == ("torpedo", "hit on 6+, 6BD*")
+
+
+def test_a_launcher_that_already_fired_misses_the_next_two_turns_after_a_switch() -> None:
+    # C1.16: offline for 2 turns; switching after firing this turn must not cost only one
+    a = armed(w("mf-1", "multi_fusion", mode="flare"), w("beam-1", "beam", 2))
+    state = setup_game([a], [target()], {"a1": (36.0, 10.0, 0, 0), "b1": (36.0, 15.0, 6, 0)})
+    state, _ = play(state, "A", {"type": "activate", "ship": "a1"})
+    cmd = {"type": "set_mode", "ship": "a1", "weapon": "mf-1", "mode": "torpedo"}
+    fresh, events = play(state, "A", cmd)
+    assert events[0].data["offline_until"] == state.turn + 1
+    fired = with_ship(state, "a1", fired=frozenset({"mf-1"}))
+    after_firing, events = play(fired, "A", cmd)
+    assert events[0].data["offline_until"] == state.turn + 2
+    next_turn = replace(after_firing, turn=state.turn + 1)
+    assert cap.offline(next_turn, next_turn.ship("a1"), "mf-1")
+    later = replace(fresh, turn=state.turn + 2)
+    assert not cap.offline(later, later.ship("a1"), "mf-1")
 
 
 # -- stealth -----------------------------------------------------------------------------------
