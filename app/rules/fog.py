@@ -253,7 +253,11 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
         "armour": {"total": design.armour, "lost": ship.armour_lost},
         # stealth is public with the design and the hull damage it goes with (C8.2)
         "stealth": {"design": design.stealth, "now": cap.stealth(state, ship)},
-        "systems": [{"id": s.id, "type": s.type, "status": s.status} for s in ship.systems],
+        "systems": [
+            {"id": s.id, "type": s.type, "status": s.status}
+            | ({"beyond_repair": True} if s.beyond_repair else {})
+            for s in ship.systems
+        ],
         # a multi-mode weapon's mode and offline turns are ship condition, public (RULES §6)
         "modes": {
             spec.id: {

@@ -312,6 +312,15 @@ def test_needle_against_the_main_drive_is_one_drive_hit() -> None:
     assert once.ship("b1").system("drive").beyond_repair
     assert "drive" not in repair_priority(once, once.ship("b1"))
     assert state_from_dict(state_to_dict(once)) == once  # the mark survives a snapshot
+    for seat in ("A", "B", "spectator"):  # public, like all damage (RULES §6)
+        b1 = next(s for s in view(once, seat)["ships"] if s["id"] == "b1")
+        drive = next(x for x in b1["systems"] if x["id"] == "drive")
+        assert drive == {
+            "id": "drive",
+            "type": "main_drive",
+            "status": "damaged",
+            "beyond_repair": True,
+        }
     # two needle 6s in one volley: two drive hits
     twice, _ = volley(state, [shot("n-1", "drive"), shot("n-2", "drive")], [6, 6])
     assert twice.ship("b1").system("drive").status == "destroyed"
