@@ -11,18 +11,21 @@ from app.play.referee import Referee
 from app.play.service import GameService
 from app.store.db import Database
 
+# The dependencies are coroutines: FastAPI would run plain functions in a worker thread (a
+# thread hop per dependency per request, for a few attribute reads).
 
-def get_service(request: Request) -> GameService:
+
+async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
 
-def get_db(request: Request) -> Database:
+async def get_db(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 
 
-def bearer(
+async def bearer(
     authorization: Annotated[
         str | None, Header(description="Bearer <token>: a seat's token or the admin token")
     ] = None,
@@ -53,7 +56,7 @@ def cookie_token(request: Request, game_id: str) -> str | None:
     return request.cookies.get(seat_cookie(game_id)) or request.cookies.get(ADMIN_COOKIE) or None
 
 
-def get_referee(request: Request) -> Referee:
+async def get_referee(request: Request) -> Referee:
     referee: Referee = request.app.state.referee
     return referee
 
