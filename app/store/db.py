@@ -9,12 +9,15 @@ every commit of the instance), in-process callbacks on SQLite.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -30,12 +33,14 @@ def is_postgres_url(url: str) -> bool:
     return url.startswith("postgresql")
 
 
-def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
     if is_postgres_url(url):
         # no pre-ping (a round trip per checkout on the hot path); connections are recycled
-        # instead, and a dropped one fails one request that the client retries
+        # instead, and a dropped one fails one request that the client retries. The pool is
+        # big enough for a saturated worker's requests: an overflow connection is opened and
+        # closed again for one request (a backend fork and a handshake each time)
         return create_async_engine(
-            url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800
+            url, pool_size=pool_size, max_overflow=pool_size // 2, pool_recycle=1800
         )
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
@@ -57,41 +62,92 @@ def make_engine(url: str, pool_size: int = 10) -> AsyncEngine:
     return engine
 
 
+# every pending hint in one statement: under load, one round trip serves many commands
+_NOTIFY = text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) payload")
+
+
 class Database:
-    def __init__(self, url: str, channel: str = "pingduel", pool_size: int = 10) -> None:
+    def __init__(self, url: str, channel: str = "pingduel", pool_size: int = 20) -> None:
         self.url = url
         self.channel = channel
         self.postgres = is_postgres_url(url)
         self.engine = make_engine(url, pool_size)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._local: list[Hint] = []
+        self._pending: dict[str, int] = {}  # game_id -> highest seq not yet notified
+        self._sent: asyncio.Future[None] | None = None  # resolves when the pending ones went
+        self._sender: asyncio.Task[None] | None = None
 
     def session(self) -> AsyncSession:
         return self.sessions()
+
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction on a Core connection, committed on exit (``BEGIN IMMEDIATE``
+        on SQLite; on PostgreSQL the statements lock what they need, ``FOR UPDATE``)."""
+        async with self.engine.begin() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """Reads. PostgreSQL: autocommit, no BEGIN/COMMIT round trips — each statement sees
+        what was committed when it started, so what must agree is read in one statement.
+        SQLite: a transaction, as every other."""
+        if not self.postgres:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self.engine.connect() as conn:
+            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
 
     def on_hint(self, callback: Hint) -> None:
         """Hints committed by this process (SQLite has no other way to hear them)."""
         self._local.append(callback)
 
     async def hint(self, game_id: str, seq: int) -> None:
-        """After a commit: tell every worker that ``game_id`` is at ``seq`` (never any state)."""
+        """After a commit: tell every worker that ``game_id`` is at ``seq`` (never any state).
+
+        Returns once the NOTIFY has gone out. Hints that arrive while one is being sent go
+        together in the next statement (one per game, its highest seq)."""
         for callback in self._local:
             callback(game_id, seq)
-        if self.postgres:
+        if not self.postgres:
+            return
+        if seq > self._pending.get(game_id, -1):
+            self._pending[game_id] = seq
+        if self._sent is None:
+            self._sent = asyncio.get_running_loop().create_future()
+        sent = self._sent
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send_pending(), name="pingduel-notify")
+        await asyncio.shield(sent)
+
+    async def _send_pending(self) -> None:
+        while self._pending:
+            batch, sent = self._pending, self._sent
+            self._pending, self._sent = {}, None
             try:
                 async with self.engine.connect() as conn:
                     # autocommit: the NOTIFY goes out at once, without BEGIN/COMMIT round trips
                     auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
                     await auto.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": self.channel, "payload": f"{game_id}:{seq}"},
+                        _NOTIFY,
+                        {
+                            "channel": self.channel,
+                            "payloads": [f"{game}:{seq}" for game, seq in batch.items()],
+                        },
                     )
             except Exception:  # a lost hint only delays streams: they re-check the log
-                log.warning("pg_notify failed for %s:%s", game_id, seq, exc_info=True)
+                log.warning("pg_notify failed for %s", sorted(batch.items()), exc_info=True)
+            finally:
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
 
     async def dispose(self) -> None:
+        if self._sender is not None and not self._sender.done():
+            await asyncio.wait([self._sender], timeout=5)
         await self.engine.dispose()
