@@ -12,10 +12,10 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
@@ -42,8 +42,10 @@ from app.rules.geometry import Table
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES
+from app.store import queries as Q
+from app.store.cache import StateCache
 from app.store.db import Database
-from app.store.models import EventRow, Game, IdempotencyRecord, Invite, SavedDesign, Seat, utcnow
+from app.store.models import EventRow, Game, Invite, SavedDesign, Seat, utcnow
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,24 @@ class CommandResult:
     hint: tuple[str, int] | None = field(default=None)
 
 
+class GameInfo(Protocol):
+    """What a view shows of the game row besides its state (an ORM ``Game`` or a
+    ``GameHead``)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def spectators(self) -> bool: ...
+    @property
+    def creator(self) -> str: ...
+    @property
+    def seed(self) -> str: ...
+    @property
+    def seed_commitment(self) -> str: ...
+
+
 def full_for(event: Event, state: GameState) -> str:
     """Who receives the event in full: 'all', one side, or only the 'referee' — read from the
     rules' own fog of war, so the stored visibility never disagrees with what is delivered."""
@@ -115,6 +135,8 @@ class GameService:
     def __init__(self, db: Database, options: PlayOptions) -> None:
         self.db = db
         self.options = options
+        # parsed states of this process, valid only at the seq they were committed at
+        self.states = StateCache()
 
     # -- authentication ------------------------------------------------------------------------
     def is_admin(self, token: str | None) -> bool:
@@ -142,6 +164,57 @@ class GameService:
         if seat.game_id != game.id:
             raise E.WrongGame("this token belongs to another game")
         return Caller(seat.side, token_hash=hashed)
+
+    def _caller_of(
+        self, game: Q.GameHead, read: Q.GameRead, token: str | None, write: bool = False
+    ) -> Caller:
+        """``caller`` for a game read with the token's seat (``app.store.queries``)."""
+        if token is None:
+            if write:
+                raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
+            if not game.spectators:
+                raise E.MissingToken("this game has no spectators: send a seat's token")
+            return Caller("spectator")
+        if self.is_admin(token):
+            return Caller("referee", admin=True)
+        if read.seat is None:
+            raise E.Unauthorized("this token is not valid (revoked, mistyped or never issued)")
+        if read.seat.game_id != game.id:
+            raise E.WrongGame("this token belongs to another game")
+        return Caller(read.seat.side, token_hash=tokens.digest(token))
+
+    def _state(self, game_id: str, seq: int, snapshot: dict[str, Any] | None) -> GameState:
+        """The state at ``seq``: the cached one, else parsed from the snapshot read with it."""
+        state = self.states.get(game_id, seq)
+        if state is not None:
+            return state
+        if snapshot is None:
+            raise LookupError(f"no snapshot of {game_id} at {seq}")
+        state = state_from_dict(snapshot)
+        self.states.put(game_id, state)
+        return state
+
+    async def _read(
+        self, conn: AsyncConnection, game_id: str, token: str | None, with_state: bool = True
+    ) -> tuple[Q.GameHead, Q.GameRead, GameState | None]:
+        """A game, the token's seat and (``with_state``) the state, in one statement when the
+        cache holds the state at the row's seq (a second one reads the row whole if not)."""
+        hashed = tokens.digest(token) if token is not None else None
+        cached = self.states.seq(game_id) if with_state else None
+        read = await Q.read_game(conn, game_id, hashed, cached)
+        if read is None:
+            raise E.UnknownGame(f"there is no game {game_id!r}")
+        game = read.head
+        if not with_state:
+            return game, read, None
+        if read.snapshot is not None or self.states.get(game_id, game.seq) is not None:
+            return game, read, self._state(game_id, game.seq, read.snapshot)
+        # the cached state went stale between the two looks: read the row again, whole
+        full = await Q.read_full_game(conn, game_id)
+        if full is None:
+            raise E.UnknownGame(f"there is no game {game_id!r}")
+        game, snapshot = full
+        return game, read, self._state(game_id, game.seq, snapshot)
 
     async def _game(self, session: AsyncSession, game_id: str, lock: bool = False) -> Game:
         query = select(Game).where(Game.id == game_id)
@@ -326,9 +399,9 @@ class GameService:
 
     async def seq_for(self, game_id: str, token: str | None, seat: str) -> int:
         """The game's last seq, re-checking that the token still names ``seat``."""
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id)
-            caller = await self.caller(session, game, token)
+        async with self.db.read() as conn:
+            game, read, _ = await self._read(conn, game_id, token, with_state=False)
+            caller = self._caller_of(game, read, token)
             if caller.seat != seat:
                 raise E.Unauthorized("this token no longer names the seat of this page")
             return game.seq
@@ -366,25 +439,34 @@ class GameService:
     async def command(
         self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
     ) -> CommandResult:
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id, lock=True)
-            caller = await self.caller(session, game, token, write=True)
+        hashed = tokens.digest(token) if token is not None else None
+        async with self.db.unit() as conn:
+            read = await Q.read_for_command(
+                conn, game_id, hashed, key, self.states.seq(game_id), lock=self.db.postgres
+            )
+            if read is None:
+                raise E.UnknownGame(f"there is no game {game_id!r}")
+            game = read.head
+            caller = self._caller_of(game, read, token, write=True)
             if not caller.player:
                 raise E.Forbidden("the referee and spectators do not send game commands")
             fingerprint = request_hash(body)
-            if key is not None:
-                stored = await session.get(
-                    IdempotencyRecord, (game_id, caller.token_hash or "admin", key)
-                )
-                if stored is not None:
-                    return await self._replayed(session, stored, fingerprint)
+            if read.stored is not None:
+                return await self._replayed(conn, game_id, read.stored, fingerprint)
             if game.status == "waiting":
                 raise E.GameNotStarted("the game starts when both seats are taken")
             if game.status == "finished":
                 raise E.GameOver("the game is over")
             if game.paused:
                 raise E.GamePaused("the referee has paused the game")
-            state = state_from_dict(game.snapshot)
+            state = self.states.get(game_id, game.seq)
+            if state is None:
+                if read.snapshot is None:  # the cached state moved on while we asked
+                    read = await Q.read_for_command(
+                        conn, game_id, hashed, key, -1, lock=self.db.postgres
+                    )
+                    assert read is not None and read.snapshot is not None  # locked: still there
+                state = state_from_dict(read.snapshot)
             command = {k: v for k, v in body.items() if k != "at_seq"}
             dice = SeededDice.from_hex(game.seed, game.id)
             # a RulesError propagates: the transaction rolls back and nothing changes
@@ -394,48 +476,43 @@ class GameService:
                 last = events[-1]
                 events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
             new_state = state
+            rows = []
             for i, event in enumerate(events):
                 new_state = evolve(new_state, event)
-                session.add(event_row(game_id, event, new_state, ends=i == len(events) - 1))
-            game.snapshot = state_to_dict(new_state)
-            game.seq = new_state.seq
-            game.updated_at = utcnow()
-            if new_state.status == "finished":
-                game.status = "finished"
+                rows.append(event_values(event, new_state, ends=i == len(events) - 1))
+            status = "finished" if new_state.status == "finished" else game.status
+            game = replace(game, status=status, seq=new_state.seq)
             body_out = {
                 "events": [redact(e, caller.seat, new_state) for e in events],
                 "view": self._view(game, new_state, caller),
             }
+            reply = None
             if key is not None:
-                session.add(
-                    IdempotencyRecord(
-                        game_id=game_id,
-                        token_hash=caller.token_hash or "admin",
-                        key=key,
-                        request_hash=fingerprint,
-                        status_code=200,
-                        response=body_out,
-                        first_seq=events[0].seq if events else None,
-                        last_seq=events[-1].seq if events else None,
-                    )
-                )
+                reply = {
+                    "token_hash": caller.token_hash or "admin",
+                    "key": key,
+                    "request_hash": fingerprint,
+                    "status_code": 200,
+                    "response": body_out,
+                    "first_seq": events[0].seq if events else None,
+                    "last_seq": events[-1].seq if events else None,
+                }
+            await Q.save_command(
+                conn, game_id, rows, state_to_dict(new_state), new_state.seq, status, reply
+            )
+        # committed: from now on this state is the row's at its seq
+        self.states.put(game_id, new_state)
         return CommandResult(200, body_out, (game_id, new_state.seq))
 
     async def _replayed(
-        self, session: AsyncSession, stored: IdempotencyRecord, fingerprint: str
+        self, conn: AsyncConnection, game_id: str, stored: Q.StoredReply, fingerprint: str
     ) -> CommandResult:
         if not tokens.same(stored.request_hash, fingerprint):
             raise E.IdempotencyKeyReused(
                 "this Idempotency-Key was used with another body: use a new key for a new command"
             )
-        if stored.first_seq is not None:
-            voided = await session.scalar(
-                select(EventRow.voided).where(
-                    EventRow.game_id == stored.game_id, EventRow.seq == stored.first_seq
-                )
-            )
-            if voided:
-                raise E.CommandVoided("a referee rewind voided this command's effects")
+        if stored.first_seq is not None and await Q.voided(conn, game_id, stored.first_seq):
+            raise E.CommandVoided("a referee rewind voided this command's effects")
         return CommandResult(stored.status_code, dict(stored.response))
 
     async def _append(
@@ -456,7 +533,7 @@ class GameService:
         return state
 
     # -- reading -------------------------------------------------------------------------------
-    def _view(self, game: Game, state: GameState, caller: Caller) -> dict[str, Any]:
+    def _view(self, game: GameInfo, state: GameState, caller: Caller) -> dict[str, Any]:
         seen = view(state, caller.seat)
         seen["status"] = game.status
         seen["paused"] = game.paused
@@ -472,12 +549,16 @@ class GameService:
         return seen
 
     async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id)
-            caller = await self.caller(session, game, token)
-            state = state_from_dict(game.snapshot)
+        async with self.db.read() as conn:
+            game, read, state = await self._read(conn, game_id, token)
+            caller = self._caller_of(game, read, token)
+            assert state is not None
             seen = self._view(game, state, caller)
-            seen["seats"] = await self._seats(session, game)
+            out: dict[str, Any] = {side: None for side in SIDES}
+            for side, name in await Q.live_seats(conn, game_id):
+                if side in PLAYER_SEATS:
+                    out[side] = {"name": name}
+            seen["seats"] = out
             return seen
 
     async def _seats(self, session: AsyncSession, game: Game) -> dict[str, Any]:
@@ -514,17 +595,18 @@ class GameService:
             return [{"seq": seq, "turn": turn, "type": kind} for seq, turn, kind in rows]
 
     async def read_caller(self, game_id: str, token: str | None) -> Caller:
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id)
-            return await self.caller(session, game, token)
+        async with self.db.read() as conn:
+            game, read, _ = await self._read(conn, game_id, token, with_state=False)
+            return self._caller_of(game, read, token)
 
     async def events(
         self, game_id: str, token: str | None, after: int, limit: int = 1000
     ) -> dict[str, Any]:
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id)
-            caller = await self.caller(session, game, token)
-            events = await self._events_for(session, game, caller.seat, after, limit)
+        async with self.db.read() as conn:
+            game, read, state = await self._read(conn, game_id, token)
+            caller = self._caller_of(game, read, token)
+            assert state is not None
+            events = await self._events_for(conn, game_id, state, caller.seat, after, limit)
             return {"events": events, "last_seq": game.seq}
 
     async def events_for_token(
@@ -532,27 +614,29 @@ class GameService:
     ) -> tuple[list[dict[str, Any]], int]:
         """For a stream: the token is checked again on every read (a replaced seat's stream
         ends at once) and must still name the seat the stream was opened for."""
-        async with self.db.session() as session, session.begin():
-            game = await self._game(session, game_id)
-            caller = await self.caller(session, game, token)
+        async with self.db.read() as conn:
+            game, read, state = await self._read(conn, game_id, token)
+            caller = self._caller_of(game, read, token)
             if caller.seat != seat:
                 raise E.Unauthorized("this token no longer names the seat of this stream")
-            return await self._events_for(session, game, seat, after, limit), game.seq
+            assert state is not None
+            return await self._events_for(conn, game_id, state, seat, after, limit), game.seq
 
     async def _events_for(
-        self, session: AsyncSession, game: Game, seat: str, after: int, limit: int
+        self,
+        conn: AsyncConnection,
+        game_id: str,
+        state: GameState,
+        seat: str,
+        after: int,
+        limit: int,
     ) -> list[dict[str, Any]]:
-        rows = await session.scalars(
-            select(EventRow)
-            .where(EventRow.game_id == game.id, EventRow.seq > after)
-            .order_by(EventRow.seq)
-            .limit(limit)
-        )
-        state = state_from_dict(game.snapshot)
+        """The events after ``after`` as ``seat`` may see them, redacted against ``state``
+        (the game's state, read just before them)."""
         out = []
-        for row in rows:
-            item = redact(Event(row.seq, row.turn, row.type, row.data), seat, state)
-            if row.voided:
+        for seq, turn, kind, data, voided in await Q.event_rows(conn, game_id, after, limit):
+            item = redact(Event(seq, turn, kind, data), seat, state)
+            if voided:
                 item["voided"] = True
             out.append(item)
         return out
@@ -612,13 +696,17 @@ class GameService:
             return {"games": out}
 
 
+def event_values(event: Event, state: GameState, ends: bool = True) -> dict[str, Any]:
+    """An events row's columns (besides ``game_id``), ``state`` being the state after it."""
+    return {
+        "seq": event.seq,
+        "turn": event.turn,
+        "type": event.type,
+        "data": dict(event.data),
+        "full_for": full_for(event, state),
+        "ends_command": ends,
+    }
+
+
 def event_row(game_id: str, event: Event, state: GameState, ends: bool = True) -> EventRow:
-    return EventRow(
-        game_id=game_id,
-        seq=event.seq,
-        turn=event.turn,
-        type=event.type,
-        data=dict(event.data),
-        full_for=full_for(event, state),
-        ends_command=ends,
-    )
+    return EventRow(game_id=game_id, **event_values(event, state, ends))
