@@ -39,9 +39,7 @@ def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
         # instead, and a dropped one fails one request that the client retries. The pool is
         # big enough for a saturated worker's requests: an overflow connection is opened and
         # closed again for one request (a backend fork and a handshake each time)
-        return create_async_engine(
-            url, pool_size=pool_size, max_overflow=pool_size // 2, pool_recycle=1800
-        )
+        return create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_recycle=1800)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
