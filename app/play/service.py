@@ -204,17 +204,25 @@ class GameService:
         read = await Q.read_game(conn, game_id, hashed, cached)
         if read is None:
             raise E.UnknownGame(f"there is no game {game_id!r}")
-        game = read.head
         if not with_state:
-            return game, read, None
-        if read.snapshot is not None or self.states.get(game_id, game.seq) is not None:
-            return game, read, self._state(game_id, game.seq, read.snapshot)
+            return read.head, read, None
+        game, state = await self._state_of(conn, read)
+        return game, read, state
+
+    async def _state_of(
+        self, conn: AsyncConnection, read: Q.GameRead
+    ) -> tuple[Q.GameHead, GameState]:
+        """The state of a game read with ``cached_seq``: the cached one at the row's seq, else
+        the snapshot that came with the row."""
+        game = read.head
+        if read.snapshot is not None or self.states.get(game.id, game.seq) is not None:
+            return game, self._state(game.id, game.seq, read.snapshot)
         # the cached state went stale between the two looks: read the row again, whole
-        full = await Q.read_full_game(conn, game_id)
+        full = await Q.read_full_game(conn, game.id)
         if full is None:
-            raise E.UnknownGame(f"there is no game {game_id!r}")
+            raise E.UnknownGame(f"there is no game {game.id!r}")
         game, snapshot = full
-        return game, read, self._state(game_id, game.seq, snapshot)
+        return game, self._state(game.id, game.seq, snapshot)
 
     async def _game(self, session: AsyncSession, game_id: str, lock: bool = False) -> Game:
         query = select(Game).where(Game.id == game_id)
@@ -482,12 +490,9 @@ class GameService:
                 rows.append(event_values(event, new_state, ends=i == len(events) - 1))
             status = "finished" if new_state.status == "finished" else game.status
             game = replace(game, status=status, seq=new_state.seq)
-            body_out = {
-                "events": [redact(e, caller.seat, new_state) for e in events],
-                "view": self._view(game, new_state, caller),
-            }
             reply = None
             if key is not None:
+                body_out = self._answer(game, new_state, events, caller)
                 reply = {
                     "token_hash": caller.token_hash or "admin",
                     "key": key,
@@ -502,7 +507,18 @@ class GameService:
             )
         # committed: from now on this state is the row's at its seq
         self.states.put(game_id, new_state)
+        if key is None:  # built after the commit: the game's lock is held no longer than needed
+            body_out = self._answer(game, new_state, events, caller)
         return CommandResult(200, body_out, (game_id, new_state.seq))
+
+    def _answer(
+        self, game: Q.GameHead, state: GameState, events: list[Event], caller: Caller
+    ) -> dict[str, Any]:
+        """A command's answer: its events as the caller may see them, and the caller's view."""
+        return {
+            "events": [redact(e, caller.seat, state) for e in events],
+            "view": self._view(game, state, caller),
+        }
 
     async def _replayed(
         self, conn: AsyncConnection, game_id: str, stored: Q.StoredReply, fingerprint: str
@@ -549,17 +565,21 @@ class GameService:
         return seen
 
     async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        hashed = tokens.digest(token) if token is not None else None
         async with self.db.read() as conn:
-            game, read, state = await self._read(conn, game_id, token)
-            caller = self._caller_of(game, read, token)
-            assert state is not None
-            seen = self._view(game, state, caller)
-            out: dict[str, Any] = {side: None for side in SIDES}
-            for side, name in await Q.live_seats(conn, game_id):
-                if side in PLAYER_SEATS:
-                    out[side] = {"name": name}
-            seen["seats"] = out
-            return seen
+            found = await Q.read_view(conn, game_id, hashed, self.states.seq(game_id))
+            if found is None:
+                raise E.UnknownGame(f"there is no game {game_id!r}")
+            read, live = found
+            caller = self._caller_of(read.head, read, token)
+            game, state = await self._state_of(conn, read)
+        seen = self._view(game, state, caller)
+        seats: dict[str, Any] = {side: None for side in SIDES}
+        for side, name in live:
+            if side in PLAYER_SEATS:
+                seats[side] = {"name": name}
+        seen["seats"] = seats
+        return seen
 
     async def _seats(self, session: AsyncSession, game: Game) -> dict[str, Any]:
         rows = await session.scalars(

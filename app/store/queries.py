@@ -267,12 +267,39 @@ _GAME_AND_SEAT_STATE = (
     .select_from(games.outerjoin(seats, _TOKEN_SEAT))
     .where(games.c.id == sa.bindparam("game_id"))
 )
-_FULL_GAME = sa.select(*_HEAD, games.c.snapshot).where(games.c.id == sa.bindparam("game_id"))
-_LIVE_SEATS = (
-    sa.select(seats.c.side, seats.c.name)
-    .where(seats.c.game_id == sa.bindparam("game_id"), seats.c.revoked_at.is_(None))
-    .order_by(seats.c.id)
+_LIVE = seats.alias("live")
+# a view: the game, the token's seat and every live seat (one row each), the snapshot in the
+# first row only
+_VIEW = (
+    sa.select(
+        *_HEAD,
+        sa.type_coerce(
+            sa.case(
+                (
+                    sa.or_(
+                        games.c.seq == sa.bindparam("cached_seq"),
+                        sa.func.row_number().over() > 1,
+                    ),
+                    sa.null(),
+                ),
+                else_=games.c.snapshot,
+            ),
+            JSONType,
+        ).label("snapshot"),
+        seats.c.game_id.label("seat_game"),
+        seats.c.side.label("seat_side"),
+        _LIVE.c.side.label("live_side"),
+        _LIVE.c.name.label("live_name"),
+    )
+    .select_from(
+        games.outerjoin(seats, _TOKEN_SEAT).outerjoin(
+            _LIVE, sa.and_(_LIVE.c.game_id == games.c.id, _LIVE.c.revoked_at.is_(None))
+        )
+    )
+    .where(games.c.id == sa.bindparam("game_id"))
+    .order_by(_LIVE.c.id)
 )
+_FULL_GAME = sa.select(*_HEAD, games.c.snapshot).where(games.c.id == sa.bindparam("game_id"))
 
 
 async def read_game(
@@ -292,6 +319,22 @@ async def read_game(
     return GameRead(_head(row), row.snapshot, _seat(row))
 
 
+async def read_view(
+    conn: AsyncConnection, game_id: str, token_hash: str | None, cached_seq: int
+) -> tuple[GameRead, list[tuple[str, str | None]]] | None:
+    """``read_game`` and the live seats' (side, name), in one statement."""
+    rows = (
+        await conn.execute(
+            _VIEW, {"game_id": game_id, "token_hash": token_hash, "cached_seq": cached_seq}
+        )
+    ).all()
+    if not rows:
+        return None
+    snapshot = next((row.snapshot for row in rows if row.snapshot is not None), None)
+    live = [(row.live_side, row.live_name) for row in rows if row.live_side is not None]
+    return GameRead(_head(rows[0]), snapshot, _seat(rows[0])), live
+
+
 async def read_full_game(
     conn: AsyncConnection, game_id: str
 ) -> tuple[GameHead, dict[str, Any]] | None:
@@ -299,12 +342,6 @@ async def read_full_game(
     if row is None:
         return None
     return _head(row), row.snapshot
-
-
-async def live_seats(conn: AsyncConnection, game_id: str) -> list[tuple[str, str | None]]:
-    """(side, name) of the game's live seats."""
-    result = await conn.execute(_LIVE_SEATS, {"game_id": game_id})
-    return [(side, name) for side, name in result]
 
 
 async def event_rows(
