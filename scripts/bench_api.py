@@ -183,6 +183,18 @@ class Stats:
     def measuring(self, now: float) -> bool:
         return self.start <= now <= self.end
 
+    def merge(self, other: Stats) -> None:
+        """Add another round's figures to these."""
+        for kind, values in other.latencies.items():
+            self.latencies.setdefault(kind, []).extend(values)
+        for kind, counts in other.statuses.items():
+            mine = self.statuses.setdefault(kind, {})
+            for status, n in counts.items():
+                mine[status] = mine.get(status, 0) + n
+        self.games_finished += other.games_finished
+        self.wall += other.wall
+        self.total += other.total
+
     def record(self, kind: str, started: float, status: int) -> None:
         now = time.perf_counter()
         self.total += 1
@@ -490,14 +502,28 @@ def summarize(name: str, stats: Stats, kinds: list[str], seconds: float) -> floa
     return rate
 
 
-def cpu_lines(before: dict[str, float], after: dict[str, float], pgrp: int, stats: Stats) -> str:
-    """Who used the shared cores during the run, and the CPU each request cost."""
-    seconds = stats.wall
+def cpu_spent(before: dict[str, float], after: dict[str, float], pgrp: int) -> dict[str, float]:
+    """CPU seconds the server (its process group), PostgreSQL and this client used between."""
 
     def spent(key: str) -> float:
         return after.get(key, 0.0) - before.get(key, 0.0)
 
-    server, postgres, client = spent(f"pgrp:{pgrp}"), spent("postgres"), spent("client")
+    return {
+        "server": spent(f"pgrp:{pgrp}"),
+        "postgres": spent("postgres"),
+        "client": spent("client"),
+    }
+
+
+def add(total: dict[str, float], more: dict[str, float]) -> None:
+    for key, value in more.items():
+        total[key] = total.get(key, 0.0) + value
+
+
+def cpu_lines(spent: dict[str, float], stats: Stats) -> str:
+    """Who used the shared cores during the run, and the CPU each request cost."""
+    seconds = stats.wall
+    server, postgres, client = spent["server"], spent["postgres"], spent["client"]
     per = 1000 / max(stats.total, 1)
     return (
         f"  CPU (100% = one core): server {server / seconds:.0%}, postgres "
@@ -523,6 +549,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50, help="concurrent games (= concurrency)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per server")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="alternate the two servers this many times, --seconds split between the rounds "
+        "(background load on a shared machine then falls on both alike)",
+    )
     parser.add_argument("--pg", default=PG_DEFAULT, help="a PostgreSQL URL on the server to use")
     parser.add_argument("--profile", metavar="PATH", help="cProfile our server (1 worker)")
     parser.add_argument("--skip-bare", action="store_true", help="only our server")
@@ -537,17 +570,21 @@ def main() -> int:
     THINK = args.think
     if args.profile:
         args.workers = 1
+    rounds = max(1, args.rounds)
+    seconds = args.seconds / rounds
 
     cores = os.cpu_count()
     print(
         f"pingduel API benchmark: {args.games} concurrent games, {args.workers} worker(s) per "
-        f"server, {args.seconds:g} s measured after {args.warmup:g} s warm-up, {cores} cores, "
-        f"think time {args.think:g} s"
+        f"server, {args.seconds:g} s measured after {args.warmup:g} s warm-up"
+        + (f" ({rounds} alternating rounds)" if rounds > 1 else "")
+        + f", {cores} cores, think time {args.think:g} s"
     )
     # other work on the machine skews everything: say how busy it was
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     url = create_database(args.pg)
     print(f"database {url.rpartition('/')[2]} on {args.pg.split('@')[-1].rpartition('/')[0]}")
+    servers: list[Server] = []
     try:
         serve = [sys.executable, "-m", "app.cli", "serve", "--port", "{port}"]
         serve += ["--workers", str(args.workers)]
@@ -556,12 +593,35 @@ def main() -> int:
         data_dir = tempfile.mkdtemp(prefix="pingduel-bench-")
         ours = Server(
             serve, {"PINGDUEL_DATABASE_URL": url, "PINGDUEL_DATA_DIR": data_dir}, "/readyz"
-        ).start()
-        assert ours.proc is not None
-        before = _cpu_seconds()
-        stats = asyncio.run(drive(ours.url, args.games, args.seconds, args.warmup, bot_worker))
-        after = _cpu_seconds()
-        ours.stop()
+        )
+        servers.append(ours.start())
+        bare = None
+        if not args.skip_bare:
+            prepare_bare_tables(url, args.games)
+            bare = Server(
+                [sys.executable, __file__, "--serve-bare", "{port}", str(args.workers)],
+                {"BENCH_DATABASE_URL": url},
+                "/ready",
+            )
+            servers.append(bare.start())
+        stats, bare_stats = Stats(), Stats()
+        spent: dict[str, float] = {}
+        bare_spent: dict[str, float] = {}
+        for _ in range(rounds):
+            assert ours.proc is not None
+            before = _cpu_seconds()
+            stats.merge(asyncio.run(drive(ours.url, args.games, seconds, args.warmup, bot_worker)))
+            add(spent, cpu_spent(before, _cpu_seconds(), ours.proc.pid))
+            if bare is not None:
+                assert bare.proc is not None
+                before = _cpu_seconds()
+                bare_stats.merge(
+                    asyncio.run(drive(bare.url, args.games, seconds, args.warmup, bare_loop))
+                )
+                add(bare_spent, cpu_spent(before, _cpu_seconds(), bare.proc.pid))
+        for server in servers:
+            server.stop()
+
         print("\nour server (pingduel serve):")
         commands = summarize("commands", stats, ["command"], args.seconds)
         summarize("views (GET)", stats, ["view"], args.seconds)
@@ -571,34 +631,25 @@ def main() -> int:
         )
         refused = sum(n for s, n in stats.statuses.get("command", {}).items() if s != 200)
         print(f"  games finished or resigned: {stats.games_finished}; commands refused: {refused}")
-        print(cpu_lines(before, after, ours.proc.pid, stats))
+        print(cpu_lines(spent, stats))
         if args.profile:
             print_profile(args.profile)
-        if args.skip_bare:
-            return 0
-
-        prepare_bare_tables(url, args.games)
-        bare = Server(
-            [sys.executable, __file__, "--serve-bare", "{port}", str(args.workers)],
-            {"BENCH_DATABASE_URL": url},
-            "/ready",
-        ).start()
-        assert bare.proc is not None
-        before = _cpu_seconds()
-        bare_stats = asyncio.run(drive(bare.url, args.games, args.seconds, args.warmup, bare_loop))
-        after = _cpu_seconds()
-        bare.stop()
-        print("\nbare endpoint (Starlette + one transaction: lock row, insert RETURNING, update):")
-        bare_rate = summarize("requests", bare_stats, ["bare"], args.seconds)
-        print(cpu_lines(before, after, bare.proc.pid, bare_stats))
-        print(
-            f"\nratio ours/bare: commands {commands / bare_rate:.0%}, "
-            f"all requests {everything / bare_rate:.0%}   (target: >= 50%)"
-        )
         p99 = pct(stats.latencies.get("command", []), 0.99) * 1000
+        if bare is not None:
+            print(
+                "\nbare endpoint (Starlette + one transaction: lock row, insert RETURNING, update):"
+            )
+            bare_rate = summarize("requests", bare_stats, ["bare"], args.seconds)
+            print(cpu_lines(bare_spent, bare_stats))
+            print(
+                f"\nratio ours/bare: commands {commands / bare_rate:.0%}, "
+                f"all requests {everything / bare_rate:.0%}   (target: >= 50%)"
+            )
         print(f"our command p99: {p99:.1f} ms   (target: < 50 ms at 50 games on 2 cores)")
         print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
+        for server in servers:
+            server.stop()  # also after a failure: no server outlives the run
         drop_database(args.pg, url)
         print(f"dropped {url.rpartition('/')[2]}")
     return 0
