@@ -386,14 +386,17 @@ async def read_full_game(
     return _head(row), row.snapshot
 
 
+_EVENTS_AFTER = (
+    sa.select(events.c.seq, events.c.turn, events.c.type, events.c.data, events.c.voided)
+    .where(events.c.game_id == sa.bindparam("game_id"), events.c.seq > sa.bindparam("after"))
+    .order_by(events.c.seq)
+    .limit(sa.bindparam("limit"))
+)
+
+
 async def event_rows(
     conn: AsyncConnection, game_id: str, after: int, limit: int
 ) -> list[tuple[int, int, str, dict[str, Any], bool]]:
     """(seq, turn, type, data, voided) of the events after ``after``, in order."""
-    result = await conn.execute(
-        sa.select(events.c.seq, events.c.turn, events.c.type, events.c.data, events.c.voided)
-        .where(events.c.game_id == game_id, events.c.seq > after)
-        .order_by(events.c.seq)
-        .limit(limit)
-    )
-    return [(seq, turn, kind, data, bool(v)) for seq, turn, kind, data, v in result]
+    rows = await _rows(conn, _EVENTS_AFTER, {"game_id": game_id, "after": after, "limit": limit})
+    return [(seq, turn, kind, data, bool(voided)) for seq, turn, kind, data, voided in rows]
