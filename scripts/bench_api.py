@@ -17,6 +17,9 @@ Prints numbers; asserts nothing (not a test). In one run it:
 
     .venv/bin/python scripts/bench_api.py --workers 2 --games 50 --seconds 20
 
+``--rounds N`` keeps both servers up and alternates them N times, the measured seconds split
+between the rounds, so that background load on a shared machine falls on both alike.
+
 Targets to report against (not asserted): at least 50% of the bare throughput, p99 < 50 ms at
 50 concurrent games on 2 cores. Client, servers and PostgreSQL share this machine's cores, so
 the client's own CPU share is printed too. ``--profile out.prof`` runs our server with one
