@@ -310,7 +310,21 @@ async def game_page(game_id: str, request: Request, service: ServiceDep) -> Resp
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
-    return _page(request, "game.html", context)
+    response = _page(request, "game.html", context)
+    # give each block its key now, as a fragment answer would: the first refresh after the page
+    # loads is then a 204 when nothing changed, instead of a new block that would throw away
+    # what the player had started (ticked shots, typed orders)
+    body = bytes(response.body)
+    for name in FRAGMENTS:
+        key = _fragment_key(_page(request, "game.html", context, block=name))
+        body = body.replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+    fresh = HTMLResponse(body, headers=NO_STORE)
+    issue_cookies(request, fresh)
+    return fresh
+
+
+def _fragment_key(block: Response) -> str:
+    return hashlib.sha256(bytes(block.body)).hexdigest()[:16]
 
 
 @router.get("/games/{game_id}/fragments/{name}", response_model=None)
@@ -325,7 +339,7 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     response = _page(request, "game.html", context, block=name)
-    key = hashlib.sha256(bytes(response.body)).hexdigest()[:16]
+    key = _fragment_key(response)
     if request.query_params.get("key") == key:
         return Response(status_code=204, headers=NO_STORE)
     # hand the key to the fresh block so the next refresh can be skipped when nothing changed

@@ -92,6 +92,7 @@ def test_a_needle_beam_aims_at_a_chosen_system(
     select.select_option("sensors-1")
     page.screenshot(path=str(SHOTS / "05-needle-fire-window.png"), full_page=True)
     page.locator("#fire-form button.primary").click()
+    expect(page.locator("#log")).to_contain_text("You declared 1 shot")
     if "B" in referee.view(game_id)["phase"]["awaiting"]:
         window = [e for e in referee.events(game_id) if e["type"] == "fire_window"][-1]["seq"]
         _post(

@@ -104,6 +104,10 @@ async def fetch_all(
     """Every fragment (checked for the key protocol); returns (html, keys) by fragment name."""
     html: dict[str, str] = {}
     keys: dict[str, str] = {}
+    # the full page carries each block's key too, so that its first refresh can be a 204
+    page = (await browser.page(game_id)).text
+    block = rf'hx-get="/games/{game_id}/fragments/(\w+)"[^>]*'
+    page_keys = dict(re.findall(block + r"""hx-vals='\{"key": "([0-9a-f]{16})"\}'""", page))
     for name in FRAGMENTS:
         r = await browser.fragment(game_id, name)
         assert r.status_code == 200, (name, r.text)
@@ -130,6 +134,7 @@ async def fetch_all(
                 assert old.status_code == 200, name
                 assert old.headers["x-fragment-key"] == key
                 assert old.text == body
+        assert page_keys.get(name) == key, f"the page's {name} block has its fragment's key"
         html[name] = body
         keys[name] = key
     return html, keys
