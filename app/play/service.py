@@ -143,18 +143,29 @@ class GameService:
         admin = self.options.admin_token
         return bool(token and admin and tokens.same(token, admin))
 
-    async def caller(
-        self, session: AsyncSession, game: Game, token: str | None, write: bool = False
-    ) -> Caller:
-        """Who is asking: a seat of this game, the admin (referee of all), or a spectator."""
+    def _tokenless_or_admin(
+        self, spectators: bool, token: str | None, write: bool
+    ) -> Caller | None:
+        """A spectator (no token, read only, where the game allows them) or the admin; None
+        when the token must be looked up among the seats."""
         if token is None:
             if write:
                 raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
-            if not game.spectators:
+            if not spectators:
                 raise E.MissingToken("this game has no spectators: send a seat's token")
             return Caller("spectator")
         if self.is_admin(token):
             return Caller("referee", admin=True)
+        return None
+
+    async def caller(
+        self, session: AsyncSession, game: Game, token: str | None, write: bool = False
+    ) -> Caller:
+        """Who is asking: a seat of this game, the admin (referee of all), or a spectator."""
+        known = self._tokenless_or_admin(game.spectators, token, write)
+        if known is not None:
+            return known
+        assert token is not None  # every tokenless call was answered above
         hashed = tokens.digest(token)
         seat = await session.scalar(
             select(Seat).where(Seat.token_hash == hashed, Seat.revoked_at.is_(None))
@@ -169,14 +180,10 @@ class GameService:
         self, game: Q.GameHead, read: Q.GameRead, token: str | None, write: bool = False
     ) -> Caller:
         """``caller`` for a game read with the token's seat (``app.store.queries``)."""
-        if token is None:
-            if write:
-                raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
-            if not game.spectators:
-                raise E.MissingToken("this game has no spectators: send a seat's token")
-            return Caller("spectator")
-        if self.is_admin(token):
-            return Caller("referee", admin=True)
+        known = self._tokenless_or_admin(game.spectators, token, write)
+        if known is not None:
+            return known
+        assert token is not None  # every tokenless call was answered above
         if read.seat is None:
             raise E.Unauthorized("this token is not valid (revoked, mistyped or never issued)")
         if read.seat.game_id != game.id:
