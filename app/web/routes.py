@@ -17,13 +17,16 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
-from app.deps import ServiceDep, cookie_token
+from app.deps import DbDep, ServiceDep, cookie_token
 from app.play import errors as E
+from app.play.designs import load as load_design
 from app.play.designs import presets
 from app.play.service import GameService, NewGame, NewShip, NewSide
+from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import SYSTEMS
+from app.store.db import Database
 from app.web import mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller
@@ -99,19 +102,45 @@ async def csrf_failed_page(request: Request, error: Exception) -> Response:
 
 
 # -- lobby -----------------------------------------------------------------------------------------
+MAX_SAVED_IN_LOBBY = 8
+
+
 @router.get("/", response_model=None)
-async def lobby(request: Request) -> Response:
-    return _page(request, "lobby.html", _lobby_context())
+async def lobby(request: Request, db: DbDep) -> Response:
+    return _page(request, "lobby.html", await _lobby_context(request, db))
 
 
-def _lobby_context(
-    error: str | None = None, form: Mapping[str, Any] | None = None
+async def _lobby_context(
+    request: Request,
+    db: Database,
+    error: str | None = None,
+    form: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The lobby's choices, with the saved designs asked for (``?design=<id>``, repeatable) or
+    kept in a refused form offered in every ship list under their names."""
+    form = form or {}
+    candidates = list(request.query_params.getlist("design"))
+    candidates += [str(form.get(f"{side}_design_{i}", "")) for side in "AB" for i in range(1, 5)]
+    saved: dict[str, str] = {}
+    for value in (c.strip() for c in candidates):
+        if not value or len(value) > 64 or value in PRESET_DESIGNS or value in saved:
+            continue
+        if len(saved) >= MAX_SAVED_IN_LOBBY:
+            break
+        try:
+            design = await load_design(db, value)
+            saved[value] = (
+                f"{design.name} ({design.hull_class}, mass {design.mass}, thrust "
+                f"{design.thrust}, {design.points()} pts) — saved {value}"
+            )
+        except E.Problem:
+            saved[value] = f"unknown design {value}"
     return {
         "scenarios": list(PRESET_SCENARIOS.values()),
         "designs": presets()["designs"],
         "error": error,
-        "form": form or {},
+        "form": form,
+        "saved_designs": saved,
     }
 
 
@@ -156,7 +185,8 @@ async def create(request: Request, service: ServiceDep) -> Response:
     try:
         created = await service.create_game(_new_game_from_form(form))
     except (E.Problem, RulesError) as error:
-        return _page(request, "lobby.html", _lobby_context(_problem_text(error), form), 422)
+        context = await _lobby_context(request, service.db, _problem_text(error), form)
+        return _page(request, "lobby.html", context, 422)
     game_id = created["game_id"]
     links = {
         side: str(request.url_for("join", code=code)) for side, code in created["invites"].items()

@@ -502,7 +502,8 @@ async def test_the_lobby_offers_a_saved_design_and_a_duel_starts_with_it(
     saved = design_id.group(1)
     lobby = await browser.get(f"/?design={saved}")
     assert lobby.status_code == 200
-    assert f'<option value="{saved}" selected>saved design {saved}</option>' in lobby.text
+    label = f"Picket II (frigate, mass 30, thrust 6, 114 pts) — saved {saved}"
+    assert f'<option value="{saved}" selected>{label}</option>' in lobby.text
     assert lobby.text.count(f'<option value="{saved}"') == 8  # every ship list
     assert 'href="/designer"' in lobby.text
     created = await browser.form(
@@ -524,7 +525,7 @@ async def test_the_lobby_offers_a_saved_design_and_a_duel_starts_with_it(
         {"mode": "custom", "A_design_1": "d-nothere", "B_design_1": "frigate", "seat": "A"},
     )
     assert refused.status_code == 422 and "no preset or saved design" in refused.text
-    assert '<option value="d-nothere" selected>saved design d-nothere</option>' in refused.text
+    assert '<option value="d-nothere" selected>unknown design d-nothere</option>' in refused.text
 
 
 async def test_making_a_beam_class_1_fires_it_all_round(browser: Browser) -> None:
