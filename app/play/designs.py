@@ -106,20 +106,6 @@ def _profiles(row: T.SystemType) -> list[dict[str, Any]]:
     return out
 
 
-def system_fields(row: T.SystemType) -> list[str]:
-    """The optional fields a system of this type takes (beside ``id`` and ``type``)."""
-    if row.type == "screen":
-        return ["level"]
-    if row.type == "sensors":
-        return ["grade"]
-    return (
-        (["class"] if row.classes else [])
-        + (["arcs"] if row.max_arcs else [])
-        + (["weak_arcs"] if row.weak_arcs else [])
-        + (["mode"] if row.modes else [])
-    )
-
-
 def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     """Mass and points of each buildable variant whose mass does not depend on the TMF:
     per class and arc count (adjacent arcs, and non-adjacent where that is possible) for
@@ -183,7 +169,7 @@ def system_row(row: T.SystemType) -> dict[str, Any]:
         "weak_arcs": row.weak_arcs,
         "weak_arc_mass": _weak_arc_mass(row),
         "modes": list(row.modes),
-        "fields": system_fields(row),
+        "fields": list(row.fields),
         "levels": [1, 2] if row.type == "screen" else [],
         "grades": list(T.SENSOR_GRADES) if row.type == "sensors" else [],
         "fixed_mass": row.fixed_mass,

@@ -53,19 +53,6 @@ _LABELS: dict[str, str] = {
     "life_support": "life support",
 }
 
-# Which optional fields each designable type takes.
-_FIELDS_BY_TYPE: dict[str, frozenset[str]] = {
-    t: frozenset(
-        (["class"] if r.classes else [])
-        + (["arcs"] if r.max_arcs else [])
-        + (["weak_arcs"] if r.weak_arcs else [])
-        + (["mode"] if r.modes else [])
-    )
-    for t, r in SYSTEMS.items()
-}
-_FIELDS_BY_TYPE["screen"] = frozenset({"level"})
-_FIELDS_BY_TYPE["sensors"] = frozenset({"grade"})
-
 
 def _pct_half_up(mass: int, percent: int) -> int:
     """``percent``% of ``mass``, rounded to the nearest whole number with halves going up."""
@@ -472,7 +459,7 @@ class Design:
                 f"system {s.id} has unknown type {s.type!r}: use one of "
                 f"{', '.join(sorted(SYSTEM_TYPES))}"
             ]
-        takes = _FIELDS_BY_TYPE.get(s.type, frozenset())
+        takes = SYSTEMS[s.type].fields
         name = s.describe()
         for field, is_set in (
             ("class", s.cls is not None),

@@ -203,6 +203,24 @@ class SystemType:
     def is_weapon(self) -> bool:
         return self.family == "weapon"
 
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The optional fields a system of this type takes, beside ``id`` and ``type``."""
+        if self.type == "screen":
+            return ("level",)
+        if self.type == "sensors":
+            return ("grade",)
+        return tuple(
+            name
+            for name, takes in (
+                ("class", bool(self.classes)),
+                ("arcs", bool(self.max_arcs)),
+                ("weak_arcs", self.weak_arcs),
+                ("mode", bool(self.modes)),
+            )
+            if takes
+        )
+
 
 def _weapon(**kw: object) -> SystemType:
     return SystemType(family="weapon", **kw)  # type: ignore[arg-type]
@@ -595,6 +613,13 @@ STEALTH_LOST_AT: Mapping[int, tuple[int, int, int]] = MappingProxyType(
     # rows: (level 1 lost, level 2 becomes 1, level 2 lost)
     {3: (2, 1, 2), 4: (2, 1, 3), 5: (3, 2, 4), 6: (3, 2, 4)}
 )
+
+
+def system_label(system_type: str) -> str:
+    """The table's name for a type ("heavy_needle" -> "heavy needle beam"); built-in systems
+    (main drive, power core, …) by their type."""
+    found = SYSTEMS.get(system_type)
+    return found.label if found else system_type.replace("_", " ")
 
 
 def row(system_type: str) -> SystemType:

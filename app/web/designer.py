@@ -291,7 +291,7 @@ def system_views(draft: Draft, summary: Mapping[str, Any] | None) -> list[System
             if weak_allowed or s.weak_arcs
             else []
         )
-        takes = set(play_designs.system_fields(row)) if row else set()
+        takes = set(row.fields) if row else set()
         show = {
             "class": "class" in takes or bool(s.cls),
             "mode": "mode" in takes or bool(s.mode),

@@ -25,7 +25,7 @@ from app.play.service import GameService, NewGame, NewShip, NewSide
 from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
-from app.rules.systems import SYSTEMS
+from app.rules.systems import SYSTEMS, system_label
 from app.store.db import Database
 from app.web import mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
@@ -33,12 +33,6 @@ from app.web.words import CLOCK, Teller
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
-
-
-def _system_label(system_type: str) -> str:
-    """The systems table's name for a type ("heavy_needle" -> "heavy needle beam")."""
-    row = SYSTEMS.get(system_type)
-    return row.label if row else system_type.replace("_", " ")
 
 
 def _system_pending(system_type: str) -> str:
@@ -52,11 +46,11 @@ def _system_name(view: Mapping[str, Any], ship_id: str, system_id: str) -> str:
         if ship["id"] == ship_id:
             for system in ship["systems"]:
                 if system["id"] == system_id:
-                    return f"{system_id} ({_system_label(system['type'])})"
+                    return f"{system_id} ({system_label(system['type'])})"
     return system_id
 
 
-templates.env.filters["system_label"] = _system_label
+templates.env.filters["system_label"] = system_label
 templates.env.globals["ring_radii"] = mapview.rings
 templates.env.filters["system_pending"] = _system_pending
 router = APIRouter(include_in_schema=False)

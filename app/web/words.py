@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.rules.systems import SYSTEMS
+from app.rules.systems import system_label
 
 CLOCK = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
 
@@ -264,8 +264,7 @@ class Teller:
 
     def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
         name = self.ship(d["ship"])
-        label = SYSTEMS[d["type"]].label if d["type"] in SYSTEMS else d["type"].replace("_", " ")
-        text = f"{_cap(name)}'s {label} ({d['system']}) {d['status']}"
+        text = f"{_cap(name)}'s {system_label(d['type'])} ({d['system']}) {d['status']}"
         if d.get("cause") in ("needle", "emp"):
             text += f" by {'a needle beam' if d['cause'] == 'needle' else 'EMP'}"
         if d.get("beyond_repair"):
