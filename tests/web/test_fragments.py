@@ -23,7 +23,7 @@ volley, B moved away, finished) and proves:
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
@@ -72,20 +72,6 @@ GOLDENS = {
 }
 
 BrowserFactory = Callable[[], Browser]
-
-
-@pytest.fixture
-async def new_browser(client: httpx.AsyncClient) -> AsyncIterator[BrowserFactory]:
-    opened: list[Browser] = []
-
-    def make() -> Browser:
-        browser = Browser(client)
-        opened.append(browser)
-        return browser
-
-    yield make
-    for browser in opened:
-        await browser.close()
 
 
 def orders_texts(orders: dict[str, int]) -> list[str]:

@@ -5,28 +5,13 @@ launcher's mode is switched with its own form; the record sheet and the log say 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import httpx
-import pytest
 
 from tests.web import Browser, Game, api_events, api_view, create_game, hidden_fields
 
 BrowserFactory = Callable[[], Browser]
-
-
-@pytest.fixture
-async def new_browser(client: httpx.AsyncClient) -> AsyncIterator[BrowserFactory]:
-    opened: list[Browser] = []
-
-    def make() -> Browser:
-        browser = Browser(client)
-        opened.append(browser)
-        return browser
-
-    yield make
-    for browser in opened:
-        await browser.http.aclose()
 
 
 async def send(browser: Browser, game: Game, form: str, fields: list[tuple[str, str]]) -> None:
