@@ -849,7 +849,7 @@ def render_markdown() -> str:
         out.append(f"| {rows} | {one} | {two_down} | {two_lost} |")
     out += [
         "",
-        "- EMP-vulnerable systems (RULES §8): "
+        "- EMP-vulnerable systems ([rules.md](rules.md) §8): "
         + ", ".join(f"`{t}`" for t in sorted(EMP_VULNERABLE))
         + f"; at most {EMP_MAX_HITS} EMP hits per firing ship and target.",
     ]
