@@ -32,6 +32,7 @@ from app.rules.designs import PRESET_DESIGNS, Design, design_summary
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
 from app.rules.systems import SENSOR_GRADES, SYSTEMS, SystemType
+from app.web import forms
 from app.web.routes import NO_STORE, _page
 from app.web.security import check_csrf
 
@@ -53,7 +54,7 @@ FRAME_FIELDS = ("id", "name", "class", "mass", "thrust", "hull", "hull_rows", "a
 FIELD = "f_"
 NUMBER_FIELDS = ("mass", "thrust", "hull", "hull_rows", "armour", "stealth")
 BLANK = Design(id="my-design", name="New design", hull_class="frigate", mass=30, thrust=4, hull=8)
-_SYS_KEY = re.compile(r"^sys-(\d{1,4})-type$")
+_SYS_KEY = re.compile(r"^sys-([0-9]{1,4})-type$")
 # what a button or select that changes the form's shape does with htmx: post the whole form
 # and swap the whole form (the server draws it again)
 ACT = Markup(
@@ -203,8 +204,8 @@ def _texts(form: FormData, key: str) -> list[str]:
 
 
 def _number(text: str) -> int | str:
-    text = text.strip()
-    return int(text) if re.fullmatch(r"[+-]?\d{1,9}", text) else text
+    value = forms.whole(text)
+    return text.strip() if value is None else value
 
 
 def new_system(draft: Draft, system_type: str) -> SystemDraft:
@@ -364,9 +365,8 @@ def context(
 # -- actions -----------------------------------------------------------------------------------
 def _index(form: FormData, name: str, count: int) -> int | None:
     value = form.get(name)
-    if isinstance(value, str) and value.isdigit() and int(value) < count:
-        return int(value)
-    return None
+    index = forms.whole(value) if isinstance(value, str) else None
+    return index if index is not None and 0 <= index < count else None
 
 
 async def _import_text(form: FormData) -> str:

@@ -27,7 +27,7 @@ from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import SYSTEMS, system_label
 from app.store.db import Database
-from app.web import mapview
+from app.web import forms, mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller
 
@@ -400,19 +400,17 @@ async def reissue(game_id: str, side: str, request: Request, service: ServiceDep
 # -- actions ---------------------------------------------------------------------------------------
 def _int(form: FormData, name: str) -> int:
     raw = _field(form, name)
-    try:
-        return int(raw) if raw is not None else 0
-    except ValueError:
-        raise E.Invalid(f"{name.replace('_', ' ')} must be a whole number") from None
+    if raw is None:
+        return 0
+    value = forms.whole(raw)
+    if value is None:
+        raise E.Invalid(f"{name.replace('_', ' ')} must be a whole number")
+    return value
 
 
 def _float(form: FormData, name: str) -> float:
-    raw = _field(form, name)
-    try:
-        value = float(raw) if raw not in (None, "") else float("nan")
-    except ValueError:
-        value = float("nan")
-    if value != value:
+    value = forms.decimal(_field(form, name))
+    if value is None:
         raise E.Invalid(f"{name.replace('_', ' ')} must be a number")
     return value
 
@@ -481,8 +479,11 @@ def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]
     else:
         raise E.Invalid("unknown action")
     at_seq = _field(form, "at_seq")
-    if at_seq and at_seq.isdigit():
-        body["at_seq"] = int(at_seq)
+    if at_seq:
+        seq = forms.seq(at_seq)
+        if seq is None:
+            raise E.Invalid("at seq must be the seq the page was drawn at: reload the page")
+        body["at_seq"] = seq
     return body
 
 
