@@ -28,6 +28,7 @@ from starlette.datastructures import FormData, UploadFile
 from app.deps import DbDep
 from app.play import designs as play_designs
 from app.play import errors as E
+from app.play import inputs
 from app.rules.designs import PRESET_DESIGNS, Design, design_summary
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
@@ -390,6 +391,8 @@ def import_design(text: str) -> Design:
     """JSON text → a design (``ValueError`` saying what is wrong; rules are not checked)."""
     if not text.strip():
         raise ValueError("paste a design's JSON or choose a file first")
+    if inputs.too_deep(text):  # before parsing: the parser recurses once per level
+        raise ValueError(inputs.TOO_DEEP)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
