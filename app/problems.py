@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from email.message import Message as MimeHeader
 from typing import Any
@@ -84,10 +85,31 @@ def _json_body(scope: Scope) -> bool:
     return subtype == "json" or subtype.endswith("+json")
 
 
+def _text_faults(body: bytes) -> list[tuple[str, str]]:
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:  # malformed (or not UTF-8): the route's parser says so, as a 400
+        return []
+    return list(inputs.text_faults(data))
+
+
+def _unstorable_text(faults: list[tuple[str, str]]) -> JSONResponse:
+    field, message = faults[0]
+    detail = f"{field}: {message}"
+    if len(faults) > 1:
+        detail += f" (and {len(faults) - 1} more)"
+    errors = [{"field": f, "message": m} for f, m in faults]
+    return problem_response(
+        problem_body(422, "invalid_request", "Invalid request", detail, errors=errors)
+    )
+
+
 class JsonGuard:
-    """Every JSON body is looked at before a route parses it: too deeply nested → 422 (the
-    parser would fail with ``RecursionError``, a 500). The body is then handed on unchanged.
-    Runs inside ``BodyLimit``, so it never holds more than the body limit."""
+    """Every JSON body is looked at before a route parses it, whatever the route and whatever
+    its schema (design bodies are free-form objects): too deeply nested → 422 (the parser would
+    fail with ``RecursionError``, a 500); any string or key holding a NUL or a lone surrogate →
+    422 naming the field (``inputs.text_faults``). The body is then handed on unchanged. Runs
+    inside ``BodyLimit``, so it never holds more than the body limit."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -107,6 +129,10 @@ class JsonGuard:
         body = b"".join(chunks)
         if inputs.too_deep(body):
             await _invalid_body("body", inputs.TOO_DEEP)(scope, receive, send)
+            return
+        faults = _text_faults(body)
+        if faults:
+            await _unstorable_text(faults)(scope, receive, send)
             return
         replayed = False
 

@@ -1,5 +1,9 @@
 """Pydantic schemas per direction. Input is strict: no ``false`` as an int, no float as an id,
-no unknown fields — a typo is an error, never a silent default."""
+no unknown fields — a typo is an error, never a silent default.
+
+Text: before any of these reads a body, ``app.problems.JsonGuard`` has refused (422, naming
+the field) every string and key of it that holds a NUL or a lone surrogate, the free-form
+design objects' included; the ``NO_NUL`` pattern says so in the OpenAPI document."""
 
 from __future__ import annotations
 

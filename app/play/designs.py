@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.play import errors as E
-from app.play import tokens
+from app.play import inputs, tokens
 from app.rules import systems as T
 from app.rules.designs import (
     MAX_HULL_ROWS,
@@ -69,6 +69,8 @@ async def load(db: Database, design_id: str) -> Design:
         return PRESET_DESIGNS[design_id]
     if len(design_id) > 64:  # longer than any id the store holds
         raise E.UnknownDesign(f"no design {design_id[:64]!r}…")
+    if inputs.text_fault(design_id) is not None:  # no id holds it (and PostgreSQL would fail)
+        raise E.UnknownDesign(f"no design {design_id!r}")
     async with db.session() as session, session.begin():
         saved = await session.get(SavedDesign, design_id)
         if saved is None:

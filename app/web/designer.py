@@ -127,6 +127,7 @@ class Draft:
     fields: dict[str, str]
     broadside: bool = False
     systems: list[SystemDraft] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # fields holding text none may hold
 
     @classmethod
     def from_design(cls, design: Design) -> Draft:
@@ -165,7 +166,12 @@ class Draft:
                 # (and its weak arcs) go, rather than stand as a problem nobody asked for
                 spec.arcs, spec.weak_arcs = [], []
             systems.append(spec)
-        return cls(fields=fields, broadside=form.get(FIELD + "broadside") == "on", systems=systems)
+        return cls(
+            fields=fields,
+            broadside=form.get(FIELD + "broadside") == "on",
+            systems=systems,
+            refused=_refused(form),
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The design object ``Design.from_dict`` reads: numbers where the text is one, the
@@ -181,6 +187,8 @@ class Draft:
 
     def read(self) -> tuple[Design | None, list[str]]:
         """The design, or the reasons it cannot be read (each naming its field)."""
+        if self.refused:
+            return None, list(self.refused)
         try:
             return Design.from_dict(self.to_data()), []
         except DesignError as error:
@@ -193,6 +201,21 @@ class Draft:
         while f"{stem}-{n}" in taken:
             n += 1
         return f"{stem}-{n}"
+
+
+def _refused(form: FormData) -> list[str]:
+    """A problem for each field whose text no design may hold (a NUL: forms cannot carry a
+    lone surrogate), named as the problems name it; the pasted import is ``import_design``'s."""
+    out = []
+    for key, value in form.multi_items():
+        if key in ("csrf", "import_json") or not isinstance(value, str):
+            continue
+        fault = inputs.text_fault(value)
+        if fault is not None:
+            m = re.fullmatch(r"sys-([0-9]{1,4})-(.+)", key)
+            where = f"system {int(m.group(1)) + 1} {m.group(2)}" if m else key.removeprefix(FIELD)
+            out.append(f"{where}: {fault}")
+    return out
 
 
 def _text(form: FormData, key: str) -> str:
@@ -399,6 +422,8 @@ def import_design(text: str) -> Design:
         raise ValueError(
             f"this is not JSON ({error.msg} at line {error.lineno}, column {error.colno})"
         ) from None
+    for where, fault in inputs.text_faults(data, limit=1):
+        raise ValueError(f"this JSON is not a design: {where}: {fault}")
     try:
         return Design.from_dict(data)
     except DesignError as error:

@@ -19,6 +19,7 @@ from starlette.datastructures import FormData
 
 from app.deps import DbDep, ServiceDep, cookie_token
 from app.play import errors as E
+from app.play import inputs
 from app.play.designs import load as load_design
 from app.play.designs import presets
 from app.play.service import GameService, NewGame, NewShip, NewSide
@@ -140,8 +141,8 @@ async def _lobby_context(
 
 def _new_game_from_form(form: FormData) -> NewGame:
     def text(name: str, default: str = "") -> str:
-        value = form.get(name, default)
-        return value.strip() if isinstance(value, str) else default
+        value = _field(form, name)
+        return value.strip() if value is not None else default
 
     mode = text("mode", "scenario")
     movement = text("movement", "cinematic")
@@ -196,8 +197,15 @@ async def create(request: Request, service: ServiceDep) -> Response:
 
 
 def _field(form: FormData, name: str) -> str | None:
+    """A form field's text; ``Invalid`` (422) naming the field for text no field may hold
+    (a NUL: the database cannot store it; a form's bytes cannot spell a lone surrogate)."""
     value = form.get(name)
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    fault = inputs.text_fault(value)
+    if fault is not None:
+        raise E.Invalid(f"{name.replace('_', ' ')}: {fault}")
+    return value
 
 
 # -- joining ---------------------------------------------------------------------------------------
