@@ -7,6 +7,7 @@ when the live stream says the game moved on, and the map previews orders before 
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -292,6 +293,7 @@ async def _context(
     boundaries = await service.command_boundaries(game_id) if referee else []
     gid = view["game_id"]
     names = {s["id"]: s["name"] for s in view["ships"]}
+    marks = _key_marks()
 
     def refresh(name: str) -> Markup:
         # each block refreshes itself when the live stream says the game moved on; the key
@@ -301,7 +303,7 @@ async def _context(
         return Markup(
             f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
             'hx-sync="this:replace" hx-disinherit="hx-sync" '
-            'hx-swap="outerHTML" hx-vals=\'{"key": "__FRAGMENT_KEY__"}\''
+            f'hx-swap="outerHTML" hx-vals=\'{{"key": "{marks[name]}"}}\''
         )
 
     def side_label(side: str | None) -> str:
@@ -314,6 +316,7 @@ async def _context(
         "gid": gid,
         "legal": view["phase"]["legal"],
         "refresh": refresh,
+        "key_marks": marks,
         "side_label": side_label,
         "ship_name": lambda ship_id: names.get(ship_id, ship_id),
         "system_of": lambda ship_id, system_id: _system_name(view, ship_id, system_id),
@@ -348,15 +351,24 @@ async def game_page(game_id: str, request: Request, service: ServiceDep) -> Resp
     # what the player had started (ticked shots, typed orders)
     body = bytes(response.body)
     for name in FRAGMENTS:
-        key = _fragment_key(_page(request, "game.html", context, block=name))
-        body = body.replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+        mark = context["key_marks"][name]
+        key = _fragment_key(_page(request, "game.html", context, block=name), mark)
+        body = body.replace(mark.encode(), key.encode())
     fresh = HTMLResponse(body, headers=NO_STORE)
     issue_cookies(request, fresh)
     return fresh
 
 
-def _fragment_key(block: Response) -> str:
-    return hashlib.sha256(bytes(block.body)).hexdigest()[:16]
+def _key_marks() -> dict[str, str]:
+    """Where each block's key goes, until it is known: a fresh random mark per answer, so that
+    no text in the block (a side or ship named like a mark) can stand in for it."""
+    return {name: secrets.token_hex(16) for name in FRAGMENTS}
+
+
+def _fragment_key(block: Response, mark: str) -> str:
+    """The block's key: a hash of the block as drawn, its mark left out (the same block drawn
+    for another answer has another mark and the same key)."""
+    return hashlib.sha256(bytes(block.body).replace(mark.encode(), b"")).hexdigest()[:16]
 
 
 @router.get("/games/{game_id}/fragments/{name}", response_model=None)
@@ -371,11 +383,12 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     response = _page(request, "game.html", context, block=name)
-    key = _fragment_key(response)
+    mark = context["key_marks"][name]
+    key = _fragment_key(response, mark)
     if request.query_params.get("key") == key:
         return Response(status_code=204, headers=NO_STORE)
     # hand the key to the fresh block so the next refresh can be skipped when nothing changed
-    body = bytes(response.body).replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+    body = bytes(response.body).replace(mark.encode(), key.encode())
     fresh = HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
     issue_cookies(request, fresh)  # the block's forms carry a CSRF value for this cookie
     return fresh
