@@ -27,9 +27,21 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.store.db import Database
 from app.store.models import SavedDesign
 
+# What ``describe`` adds to a design for the reader: computed from the design, so a design
+# sent back with them (as a client read it) is taken without them, whatever they hold.
+READ_ONLY = ("points", "summary")
+
 
 def describe(design: Design) -> dict[str, Any]:
     return {**design.to_dict(), "points": design.points(), "summary": design_summary(design)}
+
+
+def without_read_only(data: Any) -> Any:
+    """A design object as ``Design.from_dict`` reads it: ``READ_ONLY`` left out (anything else,
+    an unknown field included, stays for the reader to judge)."""
+    if isinstance(data, Mapping):
+        return {k: v for k, v in data.items() if k not in READ_ONLY}
+    return data
 
 
 def presets() -> dict[str, Any]:
@@ -42,7 +54,7 @@ def scenarios() -> dict[str, Any]:
 
 def checked(data: Mapping[str, Any]) -> Design:
     try:
-        design = Design.from_dict(data)
+        design = Design.from_dict(without_read_only(data))
         validate_design(design)
     except DesignError as error:
         raise E.InvalidDesign(error.detail, problems=error.problems) from None

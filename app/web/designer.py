@@ -424,8 +424,8 @@ def import_design(text: str) -> Design:
         ) from None
     for where, fault in inputs.text_faults(data, limit=1):
         raise ValueError(f"this JSON is not a design: {where}: {fault}")
-    try:
-        return Design.from_dict(data)
+    try:  # a design as the API gives it out (with its read-only points, summary) imports too
+        return Design.from_dict(play_designs.without_read_only(data))
     except DesignError as error:
         raise ValueError("this JSON is not a design: " + "; ".join(error.problems)) from None
 
