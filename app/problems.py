@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from email.message import Message as MimeHeader
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,7 +13,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.play import inputs
 from app.play.errors import Problem, problem_body, rules_problem
 from app.rules.errors import RulesError
 
@@ -55,7 +59,96 @@ def _where(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(parts) or "body"
 
 
+def _invalid_body(field: str, message: str) -> JSONResponse:
+    return problem_response(
+        problem_body(
+            422,
+            "invalid_request",
+            "Invalid request",
+            f"{field}: {message}",
+            errors=[{"field": field, "message": message}],
+        )
+    )
+
+
+def _json_body(scope: Scope) -> bool:
+    """Whether FastAPI would read this request's body as JSON: no content type at all, or a
+    ``json`` / ``+json`` one."""
+    if scope.get("method") not in ("POST", "PUT", "PATCH", "DELETE"):
+        return False
+    raw = dict(scope.get("headers") or []).get(b"content-type")
+    if not raw:
+        return True
+    header = MimeHeader()
+    header["content-type"] = raw.decode("latin-1")
+    subtype = header.get_content_subtype()
+    return subtype == "json" or subtype.endswith("+json")
+
+
+def _text_faults(body: bytes) -> list[tuple[str, str]]:
+    try:
+        data = json.loads(body) if body else None
+    except ValueError:  # malformed (or not UTF-8): the route's parser says so, as a 400
+        return []
+    return list(inputs.text_faults(data))
+
+
+def _unstorable_text(faults: list[tuple[str, str]]) -> JSONResponse:
+    field, message = faults[0]
+    detail = f"{field}: {message}"
+    if len(faults) > 1:
+        detail += f" (and {len(faults) - 1} more)"
+    errors = [{"field": f, "message": m} for f, m in faults]
+    return problem_response(
+        problem_body(422, "invalid_request", "Invalid request", detail, errors=errors)
+    )
+
+
+class JsonGuard:
+    """Every JSON body is looked at before a route parses it, whatever the route and whatever
+    its schema (design bodies are free-form objects): too deeply nested → 422 (the parser would
+    fail with ``RecursionError``, a 500); any string or key holding a NUL or a lone surrogate →
+    422 naming the field (``inputs.text_faults``). The body is then handed on unchanged. Runs
+    inside ``BodyLimit``, so it never holds more than the body limit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _json_body(scope):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left before its body was in: nobody to answer
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if inputs.too_deep(body):
+            await _invalid_body("body", inputs.TOO_DEEP)(scope, receive, send)
+            return
+        faults = _text_faults(body)
+        if faults:
+            await _unstorable_text(faults)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
 def install(app: FastAPI) -> None:
+    app.add_middleware(JsonGuard)
+
     @app.exception_handler(Problem)
     async def _problem(_: Request, exc: Problem) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None

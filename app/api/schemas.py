@@ -1,11 +1,17 @@
 """Pydantic schemas per direction. Input is strict: no ``false`` as an int, no float as an id,
-no unknown fields — a typo is an error, never a silent default."""
+no unknown fields — a typo is an error, never a silent default.
+
+Text: before any of these reads a body, ``app.problems.JsonGuard`` has refused (422, naming
+the field) every string and key of it that holds a NUL or a lone surrogate, the free-form
+design objects' included; the ``NO_NUL`` pattern says so in the OpenAPI document."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.play import designs
 
 # no NUL characters: PostgreSQL cannot store them (and no name or id needs one)
 NO_NUL = r"^[^\x00]*$"
@@ -33,8 +39,16 @@ class TableIn(Strict):
 class ShipIn(Strict):
     name: Name
     design: Id | dict[str, Any] = Field(
-        description="a preset or saved design id, or a full design object"
+        description="a preset or saved design id, or a full design object (as "
+        "`POST /designs/validate` takes it: `points` and `summary`, read-only, may come back "
+        "with it and are ignored)"
     )
+
+    @field_validator("design")
+    @classmethod
+    def _read_only_dropped(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
+        # a design as GET /designs gave it out goes back in as it is
+        return value if isinstance(value, str) else designs.without_read_only(value)
 
 
 class SideIn(Strict):

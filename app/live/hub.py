@@ -10,11 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from dataclasses import dataclass, field
 
 from app.store.db import Database
 
 log = logging.getLogger(__name__)
+_HINT = re.compile(r"(.+):(-?[0-9]{1,10})")
+
+
+def parse_hint(payload: str) -> tuple[str, int] | None:
+    """``"<game_id>:<seq>"`` → the hint; anything else on the channel (anyone with database
+    access can NOTIFY) is ignored rather than let ``int()`` fail and drop the LISTEN connection."""
+    match = _HINT.fullmatch(payload)
+    return (match.group(1), int(match.group(2))) if match else None
 
 
 @dataclass(eq=False)
@@ -99,9 +108,9 @@ class PgListener:
                     self.connected.set()
                     delay = 0.2
                     async for note in conn.notifies():
-                        game_id, _, seq = note.payload.rpartition(":")
-                        if game_id and seq.lstrip("-").isdigit():
-                            self.hub.publish(game_id, int(seq))
+                        hint = parse_hint(note.payload)
+                        if hint is not None:
+                            self.hub.publish(*hint)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -9,6 +9,7 @@ The caller's token is re-checked on every wake, so a replaced seat's stream ends
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -18,17 +19,36 @@ from sse_starlette import EventSourceResponse
 
 from app.deps import ServiceDep, TokenDep, cookie_token
 from app.live.hub import Hub
-from app.play.errors import Problem, Unauthorized
+from app.play.errors import Invalid, Problem, Unauthorized
 from app.problems import documented
 
 router = APIRouter(tags=["games"])
 pages = APIRouter(include_in_schema=False)  # the game page's hint stream (cookie seat)
 
 
+MAX_SEQ = 2**31 - 1  # as ``?after=``: the largest seq a client may name
+_SEQ = re.compile(r"[0-9]{1,10}")
+RESUME = (
+    "Resumes after `Last-Event-ID` (what EventSource sends on a reconnect: the last `id:` it "
+    "got) or else `?after=N`; with neither, from the start. Either must be a seq, ASCII "
+    "digits 0 … 2147483647 (an empty `Last-Event-ID` counts as none): anything else is 422 "
+    "before the stream opens. A seq beyond the game's last is fine: the stream waits for it."
+)
+
+
 def _start(last_event_id: str | None, after: int | None) -> int:
-    if last_event_id is not None and last_event_id.strip().isdigit():
-        return int(last_event_id.strip())
-    return after or 0
+    """Where the stream resumes. ``int()`` alone would take ``"²"``'s cousins and numbers no
+    database column holds, and the stream would die at its first read."""
+    text = (last_event_id or "").strip()
+    if not text:
+        return after or 0
+    if not _SEQ.fullmatch(text) or int(text) > MAX_SEQ:
+        raise Invalid(
+            f"Last-Event-ID: {text[:20]!r} is not a seq of this stream; send the id of the last "
+            f"event received (0 … {MAX_SEQ}), or no Last-Event-ID to start from ?after or the "
+            "beginning"
+        )
+    return int(text)
 
 
 @router.get(
@@ -59,6 +79,7 @@ def _start(last_event_id: str | None, after: int | None) -> int:
         **documented(401, 403, 404, 422),
     },
     summary="Server-Sent Events of the caller's events",
+    description=RESUME,
 )
 async def stream(
     game_id: str,
@@ -68,6 +89,7 @@ async def stream(
     after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
 ) -> EventSourceResponse:
+    start = _start(last_event_id, after)  # 422 before the stream opens
     caller = await service.read_caller(game_id, token)  # 401/403/404 before the stream opens
     hub: Hub = request.app.state.hub
     settings = request.app.state.settings
@@ -76,7 +98,7 @@ async def stream(
     presence = request.app.state.presence
 
     async def events() -> AsyncIterator[dict[str, Any]]:
-        last = _start(last_event_id, after)
+        last = start
         conn = await presence.open(game_id, caller.seat, "stream")
         try:
             while True:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.play import errors as E
-from app.play import tokens
+from app.play import inputs, tokens
 from app.rules import systems as T
 from app.rules.designs import (
     MAX_HULL_ROWS,
@@ -27,9 +27,21 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.store.db import Database
 from app.store.models import SavedDesign
 
+# What ``describe`` adds to a design for the reader: computed from the design, so a design
+# sent back with them (as a client read it) is taken without them, whatever they hold.
+READ_ONLY = ("points", "summary")
+
 
 def describe(design: Design) -> dict[str, Any]:
     return {**design.to_dict(), "points": design.points(), "summary": design_summary(design)}
+
+
+def without_read_only(data: Any) -> Any:
+    """A design object as ``Design.from_dict`` reads it: ``READ_ONLY`` left out (anything else,
+    an unknown field included, stays for the reader to judge)."""
+    if isinstance(data, Mapping):
+        return {k: v for k, v in data.items() if k not in READ_ONLY}
+    return data
 
 
 def presets() -> dict[str, Any]:
@@ -42,7 +54,7 @@ def scenarios() -> dict[str, Any]:
 
 def checked(data: Mapping[str, Any]) -> Design:
     try:
-        design = Design.from_dict(data)
+        design = Design.from_dict(without_read_only(data))
         validate_design(design)
     except DesignError as error:
         raise E.InvalidDesign(error.detail, problems=error.problems) from None
@@ -69,6 +81,8 @@ async def load(db: Database, design_id: str) -> Design:
         return PRESET_DESIGNS[design_id]
     if len(design_id) > 64:  # longer than any id the store holds
         raise E.UnknownDesign(f"no design {design_id[:64]!r}…")
+    if inputs.text_fault(design_id) is not None:  # no id holds it (and PostgreSQL would fail)
+        raise E.UnknownDesign(f"no design {design_id!r}")
     async with db.session() as session, session.begin():
         saved = await session.get(SavedDesign, design_id)
         if saved is None:

@@ -28,10 +28,12 @@ from starlette.datastructures import FormData, UploadFile
 from app.deps import DbDep
 from app.play import designs as play_designs
 from app.play import errors as E
+from app.play import inputs
 from app.rules.designs import PRESET_DESIGNS, Design, design_summary
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
 from app.rules.systems import SENSOR_GRADES, SYSTEMS, SystemType
+from app.web import forms
 from app.web.routes import NO_STORE, _page
 from app.web.security import check_csrf
 
@@ -53,7 +55,7 @@ FRAME_FIELDS = ("id", "name", "class", "mass", "thrust", "hull", "hull_rows", "a
 FIELD = "f_"
 NUMBER_FIELDS = ("mass", "thrust", "hull", "hull_rows", "armour", "stealth")
 BLANK = Design(id="my-design", name="New design", hull_class="frigate", mass=30, thrust=4, hull=8)
-_SYS_KEY = re.compile(r"^sys-(\d{1,4})-type$")
+_SYS_KEY = re.compile(r"^sys-([0-9]{1,4})-type$")
 # what a button or select that changes the form's shape does with htmx: post the whole form
 # and swap the whole form (the server draws it again)
 ACT = Markup(
@@ -125,6 +127,7 @@ class Draft:
     fields: dict[str, str]
     broadside: bool = False
     systems: list[SystemDraft] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # fields holding text none may hold
 
     @classmethod
     def from_design(cls, design: Design) -> Draft:
@@ -163,7 +166,12 @@ class Draft:
                 # (and its weak arcs) go, rather than stand as a problem nobody asked for
                 spec.arcs, spec.weak_arcs = [], []
             systems.append(spec)
-        return cls(fields=fields, broadside=form.get(FIELD + "broadside") == "on", systems=systems)
+        return cls(
+            fields=fields,
+            broadside=form.get(FIELD + "broadside") == "on",
+            systems=systems,
+            refused=_refused(form),
+        )
 
     def to_data(self) -> dict[str, Any]:
         """The design object ``Design.from_dict`` reads: numbers where the text is one, the
@@ -179,6 +187,8 @@ class Draft:
 
     def read(self) -> tuple[Design | None, list[str]]:
         """The design, or the reasons it cannot be read (each naming its field)."""
+        if self.refused:
+            return None, list(self.refused)
         try:
             return Design.from_dict(self.to_data()), []
         except DesignError as error:
@@ -193,6 +203,21 @@ class Draft:
         return f"{stem}-{n}"
 
 
+def _refused(form: FormData) -> list[str]:
+    """A problem for each field whose text no design may hold (a NUL: forms cannot carry a
+    lone surrogate), named as the problems name it; the pasted import is ``import_design``'s."""
+    out = []
+    for key, value in form.multi_items():
+        if key in ("csrf", "import_json") or not isinstance(value, str):
+            continue
+        fault = inputs.text_fault(value)
+        if fault is not None:
+            m = re.fullmatch(r"sys-([0-9]{1,4})-(.+)", key)
+            where = f"system {int(m.group(1)) + 1} {m.group(2)}" if m else key.removeprefix(FIELD)
+            out.append(f"{where}: {fault}")
+    return out
+
+
 def _text(form: FormData, key: str) -> str:
     value = form.get(key)
     return value.strip()[:200] if isinstance(value, str) else ""
@@ -203,8 +228,8 @@ def _texts(form: FormData, key: str) -> list[str]:
 
 
 def _number(text: str) -> int | str:
-    text = text.strip()
-    return int(text) if re.fullmatch(r"[+-]?\d{1,9}", text) else text
+    value = forms.whole(text)
+    return text.strip() if value is None else value
 
 
 def new_system(draft: Draft, system_type: str) -> SystemDraft:
@@ -364,9 +389,8 @@ def context(
 # -- actions -----------------------------------------------------------------------------------
 def _index(form: FormData, name: str, count: int) -> int | None:
     value = form.get(name)
-    if isinstance(value, str) and value.isdigit() and int(value) < count:
-        return int(value)
-    return None
+    index = forms.whole(value) if isinstance(value, str) else None
+    return index if index is not None and 0 <= index < count else None
 
 
 async def _import_text(form: FormData) -> str:
@@ -390,14 +414,18 @@ def import_design(text: str) -> Design:
     """JSON text → a design (``ValueError`` saying what is wrong; rules are not checked)."""
     if not text.strip():
         raise ValueError("paste a design's JSON or choose a file first")
+    if inputs.too_deep(text):  # before parsing: the parser recurses once per level
+        raise ValueError(inputs.TOO_DEEP)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(
             f"this is not JSON ({error.msg} at line {error.lineno}, column {error.colno})"
         ) from None
-    try:
-        return Design.from_dict(data)
+    for where, fault in inputs.text_faults(data, limit=1):
+        raise ValueError(f"this JSON is not a design: {where}: {fault}")
+    try:  # a design as the API gives it out (with its read-only points, summary) imports too
+        return Design.from_dict(play_designs.without_read_only(data))
     except DesignError as error:
         raise ValueError("this JSON is not a design: " + "; ".join(error.problems)) from None
 

@@ -16,6 +16,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.deps import ADMIN_COOKIE, ServiceDep, cookie_token
 from app.play import errors as E
 from app.play.referee import Referee
+from app.web import forms
 from app.web.routes import NO_STORE, _context, _field, _page
 from app.web.security import check_csrf
 
@@ -107,10 +108,10 @@ async def act(game_id: str, action: str, request: Request, service: ServiceDep) 
         elif action == "end":
             _, seq = await referee.end(game_id, token, _field(form, "winner") or "", reason)
         elif action == "rewind":
-            to_seq = _field(form, "to_seq") or ""
-            if not to_seq.isdigit():
+            to_seq = forms.seq(_field(form, "to_seq"))
+            if to_seq is None:
                 raise E.Invalid("choose the command to rewind to")
-            _, seq = await referee.rewind(game_id, token, int(to_seq), reason)
+            _, seq = await referee.rewind(game_id, token, to_seq, reason)
         elif action == "replace-seat":
             side = _field(form, "side") or ""
             result, seq = await referee.replace_seat(game_id, token, side, reason)

@@ -7,6 +7,7 @@ when the live stream says the game moved on, and the map previews orders before 
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from starlette.datastructures import FormData
 
 from app.deps import DbDep, ServiceDep, cookie_token
 from app.play import errors as E
+from app.play import inputs
 from app.play.designs import load as load_design
 from app.play.designs import presets
 from app.play.service import GameService, NewGame, NewShip, NewSide
@@ -27,7 +29,7 @@ from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import SYSTEMS, system_label
 from app.store.db import Database
-from app.web import mapview
+from app.web import forms, mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller
 
@@ -140,8 +142,8 @@ async def _lobby_context(
 
 def _new_game_from_form(form: FormData) -> NewGame:
     def text(name: str, default: str = "") -> str:
-        value = form.get(name, default)
-        return value.strip() if isinstance(value, str) else default
+        value = _field(form, name)
+        return value.strip() if value is not None else default
 
     mode = text("mode", "scenario")
     movement = text("movement", "cinematic")
@@ -196,8 +198,15 @@ async def create(request: Request, service: ServiceDep) -> Response:
 
 
 def _field(form: FormData, name: str) -> str | None:
+    """A form field's text; ``Invalid`` (422) naming the field for text no field may hold
+    (a NUL: the database cannot store it; a form's bytes cannot spell a lone surrogate)."""
     value = form.get(name)
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    fault = inputs.text_fault(value)
+    if fault is not None:
+        raise E.Invalid(f"{name.replace('_', ' ')}: {fault}")
+    return value
 
 
 # -- joining ---------------------------------------------------------------------------------------
@@ -284,6 +293,7 @@ async def _context(
     boundaries = await service.command_boundaries(game_id) if referee else []
     gid = view["game_id"]
     names = {s["id"]: s["name"] for s in view["ships"]}
+    marks = _key_marks()
 
     def refresh(name: str) -> Markup:
         # each block refreshes itself when the live stream says the game moved on; the key
@@ -293,7 +303,7 @@ async def _context(
         return Markup(
             f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
             'hx-sync="this:replace" hx-disinherit="hx-sync" '
-            'hx-swap="outerHTML" hx-vals=\'{"key": "__FRAGMENT_KEY__"}\''
+            f'hx-swap="outerHTML" hx-vals=\'{{"key": "{marks[name]}"}}\''
         )
 
     def side_label(side: str | None) -> str:
@@ -306,6 +316,7 @@ async def _context(
         "gid": gid,
         "legal": view["phase"]["legal"],
         "refresh": refresh,
+        "key_marks": marks,
         "side_label": side_label,
         "ship_name": lambda ship_id: names.get(ship_id, ship_id),
         "system_of": lambda ship_id, system_id: _system_name(view, ship_id, system_id),
@@ -340,15 +351,24 @@ async def game_page(game_id: str, request: Request, service: ServiceDep) -> Resp
     # what the player had started (ticked shots, typed orders)
     body = bytes(response.body)
     for name in FRAGMENTS:
-        key = _fragment_key(_page(request, "game.html", context, block=name))
-        body = body.replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+        mark = context["key_marks"][name]
+        key = _fragment_key(_page(request, "game.html", context, block=name), mark)
+        body = body.replace(mark.encode(), key.encode())
     fresh = HTMLResponse(body, headers=NO_STORE)
     issue_cookies(request, fresh)
     return fresh
 
 
-def _fragment_key(block: Response) -> str:
-    return hashlib.sha256(bytes(block.body)).hexdigest()[:16]
+def _key_marks() -> dict[str, str]:
+    """Where each block's key goes, until it is known: a fresh random mark per answer, so that
+    no text in the block (a side or ship named like a mark) can stand in for it."""
+    return {name: secrets.token_hex(16) for name in FRAGMENTS}
+
+
+def _fragment_key(block: Response, mark: str) -> str:
+    """The block's key: a hash of the block as drawn, its mark left out (the same block drawn
+    for another answer has another mark and the same key)."""
+    return hashlib.sha256(bytes(block.body).replace(mark.encode(), b"")).hexdigest()[:16]
 
 
 @router.get("/games/{game_id}/fragments/{name}", response_model=None)
@@ -363,11 +383,12 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     response = _page(request, "game.html", context, block=name)
-    key = _fragment_key(response)
+    mark = context["key_marks"][name]
+    key = _fragment_key(response, mark)
     if request.query_params.get("key") == key:
         return Response(status_code=204, headers=NO_STORE)
     # hand the key to the fresh block so the next refresh can be skipped when nothing changed
-    body = bytes(response.body).replace(b"__FRAGMENT_KEY__", key.encode(), 1)
+    body = bytes(response.body).replace(mark.encode(), key.encode())
     fresh = HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
     issue_cookies(request, fresh)  # the block's forms carry a CSRF value for this cookie
     return fresh
@@ -400,19 +421,17 @@ async def reissue(game_id: str, side: str, request: Request, service: ServiceDep
 # -- actions ---------------------------------------------------------------------------------------
 def _int(form: FormData, name: str) -> int:
     raw = _field(form, name)
-    try:
-        return int(raw) if raw is not None else 0
-    except ValueError:
-        raise E.Invalid(f"{name.replace('_', ' ')} must be a whole number") from None
+    if raw is None:
+        return 0
+    value = forms.whole(raw)
+    if value is None:
+        raise E.Invalid(f"{name.replace('_', ' ')} must be a whole number")
+    return value
 
 
 def _float(form: FormData, name: str) -> float:
-    raw = _field(form, name)
-    try:
-        value = float(raw) if raw not in (None, "") else float("nan")
-    except ValueError:
-        value = float("nan")
-    if value != value:
+    value = forms.decimal(_field(form, name))
+    if value is None:
         raise E.Invalid(f"{name.replace('_', ' ')} must be a number")
     return value
 
@@ -481,8 +500,11 @@ def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]
     else:
         raise E.Invalid("unknown action")
     at_seq = _field(form, "at_seq")
-    if at_seq and at_seq.isdigit():
-        body["at_seq"] = int(at_seq)
+    if at_seq:
+        seq = forms.seq(at_seq)
+        if seq is None:
+            raise E.Invalid("at seq must be the seq the page was drawn at: reload the page")
+        body["at_seq"] = seq
     return body
 
 

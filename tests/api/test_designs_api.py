@@ -335,3 +335,68 @@ async def test_the_presets_cover_every_weapon_of_the_table(client: httpx.AsyncCl
     assert fitted >= T.WEAPON_TYPES, sorted(T.WEAPON_TYPES - fitted)
     assert any(s.get("weak_arcs") for d in r.json()["designs"] for s in d["systems"])
     assert any(d.get("stealth") for d in r.json()["designs"])
+
+
+# -- what a client read, sent back --------------------------------------------------------------
+async def _read_designs(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+    """Every design as the API gives it out: the preset list, each preset by id, and each
+    preset saved and read back by its new id."""
+    listed = (await client.get(f"{API}/designs")).json()["designs"]
+    assert {d["id"] for d in listed} == set(PRESET_DESIGNS)
+    out = list(listed)
+    for design in listed:
+        one = await client.get(f"{API}/designs/{design['id']}")
+        assert one.status_code == 200 and "points" in one.json() and "summary" in one.json()
+        out.append(one.json())
+        saved = await client.post(
+            f"{API}/designs",
+            json=Design.from_dict(
+                {k: v for k, v in design.items() if k not in ("points", "summary")}
+            ).to_dict(),
+        )
+        assert saved.status_code == 201, saved.text
+        out.append((await client.get(f"{API}/designs/{saved.json()['id']}")).json())
+    return out
+
+
+async def test_a_design_read_from_the_api_can_be_sent_back_as_it_is(
+    client: httpx.AsyncClient,
+) -> None:
+    """``points`` and ``summary`` (read-only) come back with a design a client read: the
+    design is taken as it is, the two recomputed from it (docs/designs.md)."""
+    for read in await _read_designs(client):
+        r = await client.post(f"{API}/designs/validate", json=read)
+        assert r.status_code == 200, (read["id"], r.text)
+        assert r.json() == read["summary"], read["id"]
+        r = await client.post(f"{API}/designs", json=read)
+        assert r.status_code == 201, (read["id"], r.text)
+        again = (await client.get(f"{API}/designs/{r.json()['id']}")).json()
+        assert {
+            **again,
+            "id": read["id"],
+            "summary": {**again["summary"], "id": read["id"]},
+        } == read
+        body = {
+            "sides": {
+                "A": {"ships": [{"name": "Sent back", "design": read}]},
+                "B": {"ships": [{"name": "Preset", "design": "frigate"}]},
+            }
+        }
+        r = await client.post(f"{API}/games", json=body)
+        assert r.status_code == 201, (read["id"], r.text)
+
+
+async def test_read_only_values_that_disagree_are_recomputed_not_trusted(
+    client: httpx.AsyncClient,
+) -> None:
+    frigate = (await client.get(f"{API}/designs/frigate")).json()
+    stale = {**frigate, "points": 1, "summary": {"points": 1, "anything": True}}
+    r = await client.post(f"{API}/designs/validate", json=stale)
+    assert r.status_code == 200 and r.json()["points"] == frigate["points"], r.text
+    r = await client.post(f"{API}/designs", json=stale)
+    assert r.status_code == 201
+    got = (await client.get(f"{API}/designs/{r.json()['id']}")).json()
+    assert got["points"] == frigate["points"] and got["summary"]["points"] == frigate["points"]
+    # the rest of the design is still read strictly
+    r = await client.post(f"{API}/designs/validate", json={**frigate, "cost": 5})
+    assert r.status_code == 422 and "unknown field 'cost'" in r.json()["detail"]

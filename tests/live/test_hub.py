@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from app.live.hub import Hub
+import pytest
+
+from app.live.hub import Hub, PgListener
+from app.store.db import Database
 
 
 async def test_publish_reaches_only_that_games_subscribers() -> None:
@@ -69,3 +72,31 @@ async def test_wait_returns_on_timeout_and_on_a_later_hint() -> None:
     hub.publish("g", 9)
     await asyncio.wait_for(waiter, 10)  # the hint wakes it long before its timeout
     assert sub.queue.empty()
+
+
+async def test_a_stray_notify_payload_neither_drops_the_listener_nor_a_hint(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anyone with database access can NOTIFY on the channel: a payload that is not
+    ``game:seq`` (``"²"`` passes ``isdigit()`` and fails ``int()``) is ignored, the LISTEN
+    connection stays up, and the next real hint arrives."""
+    import psycopg
+
+    channel = "pingduel_stray_test"
+    db = Database(pg_url, channel)
+    hub = Hub(8)
+    listener = PgListener(db, hub, channel)
+    listener.start()
+    try:
+        await asyncio.wait_for(listener.connected.wait(), 10)
+        sub = hub.subscribe("g1")
+        dsn = pg_url.replace("postgresql+psycopg://", "postgresql://", 1)
+        async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+            for payload in ("g1:²", "g1:１", "g1:" + "9" * 40, "nonsense", ":5", "g1:7"):
+                await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+        assert await asyncio.wait_for(sub.queue.get(), 5) == 7
+        assert sub.queue.empty()
+        assert not [r for r in caplog.records if "LISTEN connection lost" in r.getMessage()]
+    finally:
+        await listener.stop()
+        await db.dispose()

@@ -633,3 +633,22 @@ async def test_any_form_junk_gets_a_page_never_a_server_error(
     for path in ("/designer", SUMMARY, "/designer/export", "/designer/save"):
         r = await browser.form(path, [*fields, *action], htmx=path == SUMMARY)
         assert r.status_code in (200, 201, 422), (path, fields, r.status_code)
+
+
+async def test_a_design_as_the_api_gives_it_out_imports(
+    browser: Browser, client: httpx.AsyncClient
+) -> None:
+    """``GET /api/v1/designs/{id}`` adds read-only ``points`` and ``summary``: pasted into the
+    designer as it is, the design imports (docs/designs.md)."""
+    blank = form_fields((await browser.get("/designer")).text)
+    for design_id in PRESET_DESIGNS:
+        read = (await client.get(f"/api/v1/designs/{design_id}")).json()
+        assert "points" in read and "summary" in read
+        r = await browser.form(
+            "/designer", [*blank, ("do_import", "1"), ("import_json", json.dumps(read))]
+        )
+        assert r.status_code == 200, (design_id, r.text[:300])
+        assert f"Imported {read['name']}." in r.text
+        assert canonical(read_back(form_fields(r.text))) == canonical(
+            PRESET_DESIGNS[design_id].to_dict()
+        )

@@ -20,7 +20,9 @@ _DESIGN_BODY = (
     "(0–2, default 0) and `systems` — each `{id, type}` plus what its type takes (see "
     "`GET /api/v1/systems`: `class`, `arcs`, `weak_arcs`, `mode`, `level`, `grade`). Read "
     "strictly: a wrong JSON type or an unknown field is a problem too. A 422 lists every "
-    "problem in `problems`, each saying what to change."
+    "problem in `problems`, each saying what to change. A design as `GET /designs` or "
+    "`GET /designs/{id}` gave it out may be sent back as it is: its read-only `points` and "
+    "`summary` are ignored (always computed from the design)."
 )
 
 
