@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 
 import app
 from app import problems
@@ -21,9 +22,17 @@ from app.config import Settings
 from app.main import create_app
 from app.play.errors import RULES_STATUS, Problem
 from app.rules.errors import RulesError
+from app.rules.systems import render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"
+# docs/rules.md is being rewritten to stand alone; it joins this list once it does
+OWN_DOCS = [
+    ROOT / "README.md",
+    *(p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "rules.md"),
+]
+# files that live only beside the project's own checkout, never in a clone of it
+OUTSIDE = ("../shared", "/work/shared", "RULES.md", "API.md", "DESIGN.md", "PITFALLS.md", "RULES §")
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -126,3 +135,20 @@ def test_the_readme_links_the_api_doc() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/api.md)" in readme
     assert API_DOC.is_file()
+
+
+@pytest.mark.parametrize("path", OWN_DOCS, ids=lambda p: p.name)
+def test_no_document_points_outside_the_repository(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert not [needle for needle in OUTSIDE if needle in text]
+
+
+def test_the_rendered_systems_table_points_nowhere_outside() -> None:
+    text = render_markdown()
+    assert not [needle for needle in OUTSIDE if needle in text]
+
+
+def test_the_readme_names_both_source_documents() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert '"FT Pinging"' in readme
+    assert '"Full Thrust: Systems Compendium"' in readme

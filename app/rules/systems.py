@@ -779,7 +779,8 @@ def render_markdown() -> str:
         "",
         "Generated from `app/rules/systems.py` by `scripts/render_systems.py`; do not edit by "
         "hand (a test fails when this file and the table differ). Ranges are in mu; "
-        "*decision* marks a value the compendium does not give, chosen by the project.",
+        '*decision* marks a value the compendium ("Full Thrust: Systems Compendium") does not '
+        "give, chosen by the project.",
         "",
         "## Weapons (compendium C1)",
         "",
@@ -849,7 +850,7 @@ def render_markdown() -> str:
         out.append(f"| {rows} | {one} | {two_down} | {two_lost} |")
     out += [
         "",
-        "- EMP-vulnerable systems (RULES §8): "
+        "- EMP-vulnerable systems (C1.5's list as the project reads it, [rules.md](rules.md)): "
         + ", ".join(f"`{t}`" for t in sorted(EMP_VULNERABLE))
         + f"; at most {EMP_MAX_HITS} EMP hits per firing ship and target.",
     ]
