@@ -118,6 +118,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="pingduel",
         version="1",
         summary="Full Thrust hidden-movement duels (the PING rules) over the network",
+        description="The whole contract — every endpoint, field, command, event type and error "
+        "code, with examples — is `docs/api.md` in the pingduel repository.",
         openapi_url=f"{API}/openapi.json",
         docs_url="/api/docs",
         redoc_url=None,
