@@ -34,8 +34,9 @@ from app.rules.weapons import bands, damage_path, screens_apply
 # events whose full form belongs to one side (and the referee); the others get a public stub
 _OWNED_BY_SIDE = {"deployed", "fire_declared"}
 _OWNED_BY_SHIP = {"ship_moved"}
-# a ping detection's ECM dice: how many counted would tell the pinger about a hidden friend
-_TARGET_ONLY = {"ecm_dice", "ecm_drawn"}
+# a ping detection's ECM dice (how many counted would tell the pinger about a hidden friend) and
+# its range verdict (the range limit would be a distance detector, RULES §5)
+_TARGET_ONLY = frozenset({"ecm_dice", "ecm_drawn", "in_range"})
 
 
 def _check_seat(seat: str) -> None:

@@ -7,6 +7,7 @@ gets every event, in full or redacted (``"redacted": true``) to what it may know
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -564,6 +565,46 @@ def test_ping_ecm_dice_go_to_the_targets_owner_and_the_referee() -> None:
         assert {k: v for k, v in seen["data"].items() if k != "detections"} == {
             k: v for k, v in event.data.items() if k != "detections"
         }
+        assert not visible(event, seat, state)
+
+
+def test_ping_range_verdicts_go_to_the_targets_owner_and_the_referee() -> None:
+    """RULES §5: whether an unrevealed target was beyond the ping range (``in_range``) is for
+    its owner, the referee and the record; the pinger and spectators see "not revealed" only,
+    or the range limit would tell the pinger which hidden ship is near."""
+    jammer = gunship("jammer", systems=(SystemSpec("ecm-1", "ecm"),))
+    state = setup_game(
+        [jammer, jammer, "scout"],
+        ["scout"],
+        {
+            "b1": (10.0, 24.0, 3, 0),
+            "a1": (30.0, 24.0, 9, 0),  # 20 mu: within the range, its ECM wins
+            "a2": (70.0, 24.0, 9, 0),  # 60 mu: the ping die beats its ECM, but too far
+            "a3": (20.0, 30.0, 9, 0),  # no ECM, within the range: revealed
+        },
+        ping_range=36.0,
+    )
+    assert state.phase.side == "A"
+    state, _ = play(state, "A", move("a1"))
+    state, _ = play(state, "A", end("a1"))
+    state, events = play(state, "B", ping("b1"), [2, 1, 5, 1, 6, 2, 1, 3, 1, 1, 4, 4])
+    event = only(events, "ping")
+    full = event.data["detections"]
+    assert [(d["in_range"], d["revealed"]) for d in full] == [
+        (True, False),
+        (False, False),
+        (True, True),
+    ]
+    for seat in ("A", "referee"):
+        assert redact(event, seat, state)["data"] == dict(event.data)
+    for seat in ("B", "spectator"):
+        seen = redact(event, seat, state)
+        assert seen["data"]["detections"] == [
+            {"target": "a1", "ping_dice": [2, 1], "revealed": False},
+            {"target": "a2", "ping_dice": [6, 2], "revealed": False},
+            {"target": "a3", "ping_dice": [1, 1], "revealed": True},
+        ]
+        assert "in_range" not in json.dumps(seen)
         assert not visible(event, seat, state)
 
 

@@ -230,6 +230,11 @@ def check_view(
     return v
 
 
+def _target_only(key: str) -> bool:
+    """A ping detection's keys for the target's owner (and the referee) only."""
+    return key.startswith("ecm") or key == "in_range"
+
+
 def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     """Structural checks of one event as ``seat`` receives it."""
     full = event.to_dict()
@@ -245,17 +250,18 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
         assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
     elif event.type == "ping":
         assert not r.get("redacted"), where
-        # the target's ECM dice (those that count, and those drawn) are its owner's only
+        # the target's ECM dice (those that count, and those drawn) and whether it was within
+        # the ping range are its owner's only (RULES §5)
         for item in r["data"]["detections"]:
             if not owns(seat, state.ship(item["target"]).side):
-                ecm = [k for k in item if k.startswith("ecm")]
-                assert not ecm, f"{where}: {ecm} of {item['target']}"
+                secret = [k for k in item if _target_only(k)]
+                assert not secret, f"{where}: {secret} of {item['target']}"
         public = [
-            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            {k: v for k, v in item.items() if not _target_only(k)}
             for item in full["data"]["detections"]
         ]
         mine = [
-            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            {k: v for k, v in item.items() if not _target_only(k)}
             for item in r["data"]["detections"]
         ]
         assert {**r["data"], "detections": mine} == {**full["data"], "detections": public}, where
@@ -334,6 +340,22 @@ def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.Mo
     monkeypatch.setattr(decide_module._Builder, "emit", chatty)
     with pytest.raises(AssertionError, match="hidden coordinate"):
         leak_checked_game(3, "duel", "cinematic")
+
+
+def test_no_leak_holds_in_hunt_games_with_a_ping_range() -> None:
+    """Property 1 where the ping range counts (RULES §5: ``in_range`` is the target's owner's):
+    a few fixed hunt games, both movement systems, pings included."""
+    for seed in (2, 5):
+        for movement in MOVEMENTS:
+            leak_checked_game(seed, "hunt", movement)
+
+
+def test_leak_check_catches_a_ping_range_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a fog that hands the pinger ``in_range`` of hidden targets must fail property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    monkeypatch.setattr(fog, "_TARGET_ONLY", frozenset({"ecm_dice", "ecm_drawn"}))
+    with pytest.raises(AssertionError, match="in_range"):
+        leak_checked_game(2, "hunt", "cinematic")
 
 
 # -- 2. replay determinism -----------------------------------------------------------------------
