@@ -66,7 +66,18 @@ def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
         return state is not None and all(
             state.ship(item["target"]).side == seat for item in d["detections"]
         )
+    if event.type == "fire_resolved" and any(shot.get("cancelled") for shot in d["shots"]):
+        if state is None:
+            raise ValueError("a cancelled shot needs the state to know whose it was")
+        return not any(_hidden_shot(shot, seat, state) for shot in d["shots"])
     return True
+
+
+def _hidden_shot(shot: Any, seat: str, state: GameState) -> bool:
+    """A declared shot that did not fire (its crew dumped the core or abandoned ship since) is
+    its owner's secret: it would tell the other side that a hidden ship had the target in arc
+    and range (RULES §7)."""
+    return bool(shot.get("cancelled")) and state.ship(shot["ship"]).side != seat
 
 
 def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
@@ -95,6 +106,9 @@ def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
             else:
                 detections.append({k: v for k, v in item.items() if k not in _TARGET_ONLY})
         return {**out, "data": {**d, "detections": detections}}
+    if event.type == "fire_resolved" and any(_hidden_shot(x, seat, state) for x in d["shots"]):
+        shots = [dict(x) for x in d["shots"] if not _hidden_shot(x, seat, state)]
+        return {**out, "data": {**d, "shots": shots}}
     return out
 
 

@@ -19,7 +19,9 @@ from app.rules.events import Event
 from app.rules.state import GameState
 from tests.rules.helpers import (
     activate,
+    all_of,
     at,
+    beam,
     deploy_command,
     end,
     fire,
@@ -606,6 +608,46 @@ def test_ping_range_verdicts_go_to_the_targets_owner_and_the_referee() -> None:
         ]
         assert "in_range" not in json.dumps(seen)
         assert not visible(event, seat, state)
+
+
+def test_a_cancelled_shot_is_its_owners_secret() -> None:
+    """RULES §7: a shot whose ship's crew dumped the core (or abandoned ship) after declaring
+    does not fire; the other side and spectators never learn it was declared, nor its weapon or
+    target (it would say that a hidden ship had the target in arc and range)."""
+    jammed = gunship(
+        "jammed",
+        systems=(SystemSpec("fc-1", "fire_control"), SystemSpec("ecm-1", "ecm"), beam("beam-1", 4)),
+    )
+    state = setup_game(
+        [jammed, gunship()],
+        [gunship()],
+        {"a1": (36.0, 10.0, 0, 0), "a2": (20.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)},
+    )
+    state = with_system(state, "a1", "core", "damaged")
+    state, _ = play(state, "A", move("a2"))
+    state, _ = play(state, "A", end("a2"))
+    # b1 pings: a1's ECM 6 beats the ping's 1, a1 stays hidden; a2 has no ECM
+    state, events = play(state, "B", ping("b1"), [1, 6, 1, 3, 1, 1])
+    assert [d["revealed"] for d in only(events, "ping").data["detections"]] == [False, True]
+    assert state.ship("a1").revealed == "unseen"
+    assert state.phase.awaiting == ("A", "B")
+    state, _ = play(state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")))
+    state, _ = play(state, "A", {"type": "core_action", "ship": "a1", "action": "dump"})
+    state, events = play(state, "B", hold(state))
+    resolved = only(events, "fire_resolved")
+    cancelled = {"ship": "a1", "weapon": "beam-1", "target": "b1", "cancelled": True}
+    assert resolved.data["shots"] == [cancelled]
+    for seat in ("A", "referee"):
+        assert redact(resolved, seat, state) == resolved.to_dict()
+        assert visible(resolved, seat, state)
+    for seat in ("B", "spectator"):
+        seen = redact(resolved, seat, state)
+        assert seen["data"] == {**resolved.data, "shots": []}, seat
+        assert "a1" not in json.dumps(seen)
+        assert not visible(resolved, seat, state)
+    # nothing else of the volley tells it either: no reveal, nothing fired
+    assert all_of(events, "ship_revealed") == []
+    assert state.ship("a1").revealed == "unseen" and state.ship("a1").fired == frozenset()
 
 
 def test_public_events_reach_everyone_in_full() -> None:

@@ -30,7 +30,9 @@ from hypothesis import strategies as st
 
 from app.rules import (
     GameSetup,
+    ScriptedDice,
     ShipEntry,
+    decide,
     evolve,
     game_started,
     redact,
@@ -39,7 +41,7 @@ from app.rules import (
     view,
     visible,
 )
-from app.rules.designs import preset
+from app.rules.designs import SystemSpec, preset
 from app.rules.dice import SeededDice, seed_commitment
 from app.rules.events import Event
 from app.rules.geometry import Vec
@@ -47,6 +49,17 @@ from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
 from app.rules.systems import WEAPON_TYPES
+from tests.rules.helpers import (
+    beam,
+    deploy_command,
+    end,
+    fire,
+    gunship,
+    move,
+    new_game,
+    ping,
+    with_system,
+)
 from tests.rules.randplay import Step, Style, play, random_game, random_setup, setup_of
 
 SCENARIOS = ("duel", "skirmish", "hunt")
@@ -265,6 +278,15 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
             for item in r["data"]["detections"]
         ]
         assert {**r["data"], "detections": mine} == {**full["data"], "detections": public}, where
+    elif event.type == "fire_resolved":
+        # a declared shot that did not fire is its owner's secret (RULES §7)
+        def hidden(shot: dict[str, Any]) -> bool:
+            return bool(shot.get("cancelled")) and not owns(seat, state.ship(shot["ship"]).side)
+
+        for shot in r["data"]["shots"]:
+            assert not hidden(shot), f"{where}: another side's cancelled shot {shot}"
+        public = [shot for shot in full["data"]["shots"] if not hidden(shot)]
+        assert r == {**full, "data": {**full["data"], "shots": public}}, where
     else:
         # every other event is a public fact, the same for everyone
         assert r == full, f"{where}: {r} != {full}"
@@ -356,6 +378,78 @@ def test_leak_check_catches_a_ping_range_verdict(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(fog, "_TARGET_ONLY", frozenset({"ecm_dice", "ecm_drawn"}))
     with pytest.raises(AssertionError, match="in_range"):
         leak_checked_game(2, "hunt", "cinematic")
+
+
+def scripted(start: GameState, commands: list[tuple[str, dict[str, Any], list[int]]]) -> list[Step]:
+    """The steps of a scripted game (for property 1 on situations random games rarely reach)."""
+    steps, state = [], start
+    for seat, command, rolls in commands:
+        events = decide(state, seat, command, ScriptedDice(rolls))
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        steps.append(Step(seat, command, events, state, after))
+        state = after
+    return steps
+
+
+def cancelled_shot_game() -> list[Step]:
+    """a1 (ECM, critical core) stays hidden from b1's ping, declares a shot at b1 from
+    overwatch, then its crew dumps the core before B declares: the shot is cancelled."""
+    jammed = gunship(
+        "jammed",
+        systems=(SystemSpec("fc-1", "fire_control"), SystemSpec("ecm-1", "ecm"), beam("beam-1", 4)),
+    )
+    state, _ = new_game([jammed, gunship()], [gunship()])
+    where = {
+        "a1": (36.12345, 10.54321, 0, 0),
+        "a2": (20.25, 10.5, 0, 0),
+        "b1": (36.5, 20.75, 6, 0),
+    }
+    steps = scripted(
+        state,
+        [
+            ("A", deploy_command(state, "A", where), []),
+            ("B", deploy_command(state, "B", where), []),
+        ],
+    )
+    state = with_system(steps[-1].after, "a1", "core", "damaged")
+    steps += scripted(
+        state,
+        [
+            ("A", move("a2"), []),
+            ("A", end("a2"), []),
+            ("B", ping("b1"), [1, 6, 1, 3, 1, 1]),
+        ],
+    )
+    window = steps[-1].after.phase.window
+    steps += scripted(
+        steps[-1].after,
+        [
+            ("A", fire(window, ("a1", "beam-1", "b1")), []),
+            ("A", {"type": "core_action", "ship": "a1", "action": "dump"}, []),
+            ("B", fire(window), []),
+        ],
+    )
+    resolved = [e for e in steps[-1].events if e.type == "fire_resolved"]
+    assert [s.get("cancelled") for s in resolved[0].data["shots"]] == [True]
+    return steps
+
+
+def test_no_leak_of_a_cancelled_shot() -> None:
+    tracker = SecretTracker()
+    for step in cancelled_shot_game():
+        check_no_leak(step, tracker)
+
+
+def test_leak_check_catches_a_published_cancelled_shot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a fog that shows everyone the cancelled shot must fail property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    monkeypatch.setattr(fog, "_hidden_shot", lambda shot, seat, state: False)
+    tracker = SecretTracker()
+    with pytest.raises(AssertionError, match="cancelled shot"):
+        for step in cancelled_shot_game():
+            check_no_leak(step, tracker)
 
 
 # -- 2. replay determinism -----------------------------------------------------------------------
