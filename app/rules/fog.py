@@ -210,7 +210,11 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
             out["order_limits"] = order_limits(state, ship)
         if "set_mode" in out:
             commands.append("set_mode")
-    if any(s.in_play and s.core_critical for s in state.ships_of(seat)) and phase.step != DEPLOY:
+    # the core choice is open for any ship with its crew aboard, in play or a hulk (RULES §8)
+    if (
+        any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
+        and phase.step != DEPLOY
+    ):
         commands.append("core_action")
     commands.append("resign")
     out["commands"] = commands
@@ -299,7 +303,8 @@ def conditions(ship: ShipState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if ship.out_of_control:
         out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
-    if ship.out_reason == "permanently_out_of_control":
+    # a lost bridge (never repaired) is what makes it permanent, whatever the hulk did since
+    if ship.status == "out_of_play" and ship.system("bridge").status == "destroyed":
         out.append({"type": "out_of_control", "permanent": True})
     if ship.status in ("active", "out_of_play") and ship.system("core").status == "damaged":
         out.append({"type": "core_critical"})

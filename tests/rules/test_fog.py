@@ -17,6 +17,9 @@ from app.rules import redact, replay, view, visible
 from app.rules.designs import SystemSpec
 from app.rules.events import Event
 from app.rules.state import GameState
+from tests.rules.golden_runner import GOLDEN_DIR
+from tests.rules.golden_runner import load as golden_load
+from tests.rules.golden_runner import play as golden_play
 from tests.rules.helpers import (
     activate,
     all_of,
@@ -677,3 +680,23 @@ def test_a_replayed_state_has_the_same_views() -> None:
     assert again == state
     for seat in SEATS:
         assert view(again, seat) == view(state, seat)
+
+
+def test_a_hulks_drift_is_secret_like_any_move() -> None:
+    """RULES §3: the drift at the end of the turn reaches the other side and spectators as a
+    redacted move; its owner and the referee get it in full. The enemy's marker goes stale."""
+    state, log = golden_play(golden_load(GOLDEN_DIR / "040_hulk_drifts_in_secret.json"))
+    (drift,) = [e for e in log if e.type == "ship_moved" and e.data["ship"] == "b1"]
+    assert drift.data["drift"] is True and drift.data["from"] != drift.data["to"]
+    for seat in ("B", "referee"):
+        assert redact(drift, seat, state) == drift.to_dict()
+    for seat in ("A", "spectator"):
+        assert redact(drift, seat, state) == {
+            **drift.to_dict(),
+            "data": {"ship": "b1", "drift": True},
+            "redacted": True,
+        }
+        seen = _ships(state, seat)["b1"]
+        assert seen["revealed"] == "stale" and "position" not in seen
+        assert seen["last_known"]["x"] == 36.0 and seen["last_known"]["y"] == 28.0
+    assert _ships(state, "B")["b1"]["position"] == drift.data["to"]

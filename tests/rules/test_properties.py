@@ -49,6 +49,7 @@ from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
 from app.rules.systems import WEAPON_TYPES
+from tests.rules.golden_runner import GOLDEN_DIR, load, setup_from
 from tests.rules.helpers import (
     beam,
     deploy_command,
@@ -452,6 +453,87 @@ def test_leak_check_catches_a_published_cancelled_shot(monkeypatch: pytest.Monke
             check_no_leak(step, tracker)
 
 
+def hulk_drift_game() -> list[Step]:
+    """Golden 043 with coordinates distinctive enough to scan for: the Cutter, seen by the
+    Lancer's ping, is abandoned and drifts as a hulk on its velocity, then off the table."""
+    scenario = load(GOLDEN_DIR / "043_abandoned_hulk_vector_drift_leaves.json")
+    state = start_state(game_started("hulk", setup_from(scenario["setup"])))
+    moved = {
+        "a1": ({"x": 60.123457, "y": 20.0}, {"x": 0.0, "y": 0.0}),
+        "b1": ({"x": 62.345679, "y": 28.0}, {"x": 6.000013, "y": 0.012345}),
+        "b2": ({"x": 20.654321, "y": 44.0}, {"x": 0.0, "y": 0.0}),
+    }
+    dice = ScriptedDice(scenario["dice"])
+    steps: list[Step] = []
+    for item in scenario["steps"]:
+        if "error" in item:
+            continue
+        command = json.loads(json.dumps(item["command"]))
+        for p in command.get("ships", []):
+            p["position"], p["velocity"] = moved[p["ship"]]
+        if command["type"] == "fire":
+            command["window"] = state.phase.window
+        events = decide(state, item["seat"], command, dice)
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        steps.append(Step(item["seat"], command, events, state, after))
+        state = after
+    drifts = [
+        e
+        for step in steps
+        for e, before, _ in walk(step)
+        if e.type == "ship_moved" and before.ship(e.data["ship"]).status == "out_of_play"
+    ]
+    assert len(drifts) == 2 and state.ship("b1").status == "left", drifts
+    return steps
+
+
+def test_no_leak_of_a_hulks_drift() -> None:
+    """Property 1 for a hulk (RULES §3): its drift is a secret move; the other seat and the
+    spectator see its marker go stale, never where it drifted."""
+    tracker = SecretTracker()
+    for step in hulk_drift_game():
+        check_no_leak(step, tracker)
+    assert tracker.hidden["b1"] - tracker.public, "the drift left no secret to look for"
+
+
+def test_leak_check_catches_a_hulk_shown_where_it_drifted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a view that treats a hulk's position as public (as if hulks stood still) must fail
+    property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    honest = fog.ship_view
+
+    def leaky(state: GameState, ship: Any, seat: str) -> dict[str, Any]:
+        out: dict[str, Any] = honest(state, ship, seat)
+        if ship.status == "out_of_play" and ship.last_known is not None:
+            assert ship.position is not None
+            out["position"] = ship.position.to_dict()
+        return out
+
+    monkeypatch.setattr(fog, "ship_view", leaky)
+    tracker = SecretTracker()
+    with pytest.raises(AssertionError, match=r"view of|hidden coordinate"):
+        for step in hulk_drift_game():
+            check_no_leak(step, tracker)
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("skirmish", 3), ("hunt", 3)])
+def test_random_games_with_drifting_hulks_leak_nothing(scenario: str, seed: int) -> None:
+    """Property 1 over random games in which hulks drift (so the oracle meets them)."""
+    tracker = SecretTracker()
+    drifts = []
+
+    def check(step: Step) -> None:
+        check_no_leak(step, tracker)
+        for event, before, _ in walk(step):
+            if event.type == "ship_moved" and before.ship(event.data["ship"]).status != "active":
+                drifts.append(event)
+
+    random_game(random.Random(seed), scenario, movement="cinematic", on_step=check)
+    assert drifts, "this random game was chosen for its hulks"
+
+
 # -- 2. replay determinism -----------------------------------------------------------------------
 @fast
 @given(seed=seeds, scenario=scenarios, movement=movements)
@@ -478,7 +560,7 @@ def repaired_by(event: Event, ship_id: str, system_id: str) -> bool:
 
 STATUS_NEXT = {
     "active": {"active", "destroyed", "out_of_play", "left"},
-    "out_of_play": {"out_of_play", "destroyed"},
+    "out_of_play": {"out_of_play", "destroyed", "left"},  # a hulk may drift off the table
     "destroyed": {"destroyed"},
     "left": {"left"},
 }
