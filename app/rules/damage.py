@@ -281,8 +281,9 @@ def _is_weapon_type(kind: str) -> bool:
 
 
 def damage_control(state: GameState, ship: ShipState, roller: Roller) -> dict[str, Any] | None:
-    """Automatic end-of-turn repairs; None when the ship has nothing to repair or no parties."""
-    if ship.status != "active":
+    """Automatic end-of-turn repairs; None when the ship has nothing to repair or no parties.
+    A hulk whose crew is still aboard keeps its parties (RULES §3)."""
+    if not ship.crew_aboard:
         return None
     targets = repair_priority(state, ship)
     parties = damage_control_parties(state, ship)

@@ -63,6 +63,7 @@ from app.rules.state import (
     AFTER_PING,
     DEPLOY,
     FIRE,
+    OUT_OF_PLAY,
     PLAYER_SEATS,
     SIDES,
     START,
@@ -364,8 +365,8 @@ def _move(b: _Builder, seat: str, cmd: Move) -> None:
         b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "pinged"})
 
 
-def _drift(b: _Builder, ship: ShipState) -> None:
-    """An out-of-control ship keeps its course and speed; its activation ends there."""
+def _drift_move(b: _Builder, ship: ShipState) -> MoveResult:
+    """The ship keeps its course and speed (orders "no change"): a secret move like any other."""
     assert ship.position is not None
     motion: int | Any = ship.velocity if b.state.movement == "vector" else ship.speed
     result = drift(ship.position, ship.heading, motion, b.state.movement)
@@ -375,6 +376,12 @@ def _drift(b: _Builder, ship: ShipState) -> None:
         else {"speed_change": 0, "turn": 0}
     )
     b.emit("ship_moved", _moved_payload(ship, result, orders, True))
+    return result
+
+
+def _drift(b: _Builder, ship: ShipState) -> None:
+    """An out-of-control ship keeps its course and speed; its activation ends there."""
+    result = _drift_move(b, ship)
     reason = "left" if _after_move(b, ship.id, result) else "out_of_control"
     b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": reason})
 
@@ -411,7 +418,10 @@ def _core_action(b: _Builder, seat: str, cmd: CoreAction) -> None:
     if state.phase.step == DEPLOY:
         raise WrongStep("no power core is critical during deployment")
     ship = _own_ship(state, seat, cmd.ship)
-    if not ship.in_play or not ship.core_critical:
+    # any time, in play or a hulk, as long as someone is aboard to choose (RULES §8)
+    if ship.on_table and ship.abandoned:
+        raise NoCriticalCore(f"{ship.name}'s crew has abandoned ship: nobody is aboard to choose")
+    if not ship.crew_aboard or not ship.core_critical:
         raise NoCriticalCore(f"{ship.name}'s power core is not critical")
     b.emit("core_action", {"ship": ship.id, "action": cmd.action})
 
@@ -575,14 +585,30 @@ def _volley(b: _Builder) -> None:
             b.emit("ship_destroyed", {"ship": batch["ship"], "cause": "volley"})
 
 
+def _drift_hulks(b: _Builder) -> None:
+    """Every hulk drifts on its last course and speed (vector: velocity), C8.1, in roster order:
+    a secret move like any other (a live marker goes stale), and one drifting off the table has
+    left it. A ship that already moved this turn, before it became a hulk, drifts from the next
+    turn on, so that no ship moves twice in a turn. Whether a hulk drifts depends only on public
+    facts (its status and whether it moved), never on where it is."""
+    for ship in b.state.ships:
+        if ship.status != OUT_OF_PLAY or ship.position is None or ship.moved_in(b.state.turn):
+            continue
+        _after_move(b, ship.id, _drift_move(b, ship))
+
+
 def _end_turn(b: _Builder) -> None:
-    """Damage control, then countdowns; locks and weapons fired reset (in evolve)."""
+    """Hulks drift, then damage control, then countdowns; locks and weapons fired reset (in
+    evolve)."""
+    _drift_hulks(b)
     for ship in b.state.ships:
         repairs = dmg.damage_control(b.state, ship, b.roller)
         if repairs is not None:
             b.emit("damage_control", repairs)
     regained, failed, restored = [], [], []
     for ship in b.state.ships:
+        if ship.status == OUT_OF_PLAY and ship.crew_aboard and ship.life_support_turns == 1:
+            failed.append(ship.id)  # a hulk's crew still breathes on its life support
         if ship.status != "active":
             continue
         if ship.out_of_control == 1:

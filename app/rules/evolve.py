@@ -348,7 +348,7 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     def tick(s: ShipState) -> ShipState:
         s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
         if s.status != "active":
-            return s
+            return _hulk_life_support(s, failed) if s.crew_aboard else s
         if s.out_of_control:
             s = replace(s, out_of_control=s.out_of_control - 1)
             if s.id in regained:
@@ -374,6 +374,16 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
     ships = tuple(tick(s) for s in state.ships)
     return replace(state, ships=ships, phase=Phase(step=NEW_TURN))
+
+
+def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:
+    """A hulk's crew still aboard lives on its life support: the countdown goes on, and at 0
+    the crew abandons the hulk (it keeps the reason it went out of play)."""
+    if s.life_support_turns is None:
+        return s
+    if s.id in failed:
+        return replace(s, abandoned=True, life_support_turns=None)
+    return replace(s, life_support_turns=s.life_support_turns - 1)
 
 
 def _game_finished(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:

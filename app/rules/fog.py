@@ -34,8 +34,9 @@ from app.rules.weapons import bands, damage_path, screens_apply
 # events whose full form belongs to one side (and the referee); the others get a public stub
 _OWNED_BY_SIDE = {"deployed", "fire_declared"}
 _OWNED_BY_SHIP = {"ship_moved"}
-# a ping detection's ECM dice: how many counted would tell the pinger about a hidden friend
-_TARGET_ONLY = {"ecm_dice", "ecm_drawn"}
+# a ping detection's ECM dice (how many counted would tell the pinger about a hidden friend) and
+# its range verdict (the range limit would be a distance detector, RULES §5)
+_TARGET_ONLY = frozenset({"ecm_dice", "ecm_drawn", "in_range"})
 
 
 def _check_seat(seat: str) -> None:
@@ -65,7 +66,18 @@ def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
         return state is not None and all(
             state.ship(item["target"]).side == seat for item in d["detections"]
         )
+    if event.type == "fire_resolved" and any(shot.get("cancelled") for shot in d["shots"]):
+        if state is None:
+            raise ValueError("a cancelled shot needs the state to know whose it was")
+        return not any(_hidden_shot(shot, seat, state) for shot in d["shots"])
     return True
+
+
+def _hidden_shot(shot: Any, seat: str, state: GameState) -> bool:
+    """A declared shot that did not fire (its crew dumped the core or abandoned ship since) is
+    its owner's secret: it would tell the other side that a hidden ship had the target in arc
+    and range (RULES §7)."""
+    return bool(shot.get("cancelled")) and state.ship(shot["ship"]).side != seat
 
 
 def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
@@ -94,6 +106,9 @@ def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
             else:
                 detections.append({k: v for k, v in item.items() if k not in _TARGET_ONLY})
         return {**out, "data": {**d, "detections": detections}}
+    if event.type == "fire_resolved" and any(_hidden_shot(x, seat, state) for x in d["shots"]):
+        shots = [dict(x) for x in d["shots"] if not _hidden_shot(x, seat, state)]
+        return {**out, "data": {**d, "shots": shots}}
     return out
 
 
@@ -195,7 +210,11 @@ def legal(state: GameState, seat: str) -> dict[str, Any]:
             out["order_limits"] = order_limits(state, ship)
         if "set_mode" in out:
             commands.append("set_mode")
-    if any(s.in_play and s.core_critical for s in state.ships_of(seat)) and phase.step != DEPLOY:
+    # the core choice is open for any ship with its crew aboard, in play or a hulk (RULES §8)
+    if (
+        any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
+        and phase.step != DEPLOY
+    ):
         commands.append("core_action")
     commands.append("resign")
     out["commands"] = commands
@@ -284,7 +303,8 @@ def conditions(ship: ShipState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if ship.out_of_control:
         out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
-    if ship.out_reason == "permanently_out_of_control":
+    # a lost bridge (never repaired) is what makes it permanent, whatever the hulk did since
+    if ship.status == "out_of_play" and ship.system("bridge").status == "destroyed":
         out.append({"type": "out_of_control", "permanent": True})
     if ship.status in ("active", "out_of_play") and ship.system("core").status == "damaged":
         out.append({"type": "core_critical"})

@@ -1,7 +1,8 @@
 """PING detection (P6, RULES §5): sensor dice against ECM dice, highest single die each.
 
-The pinger rolls for every enemy ship in play, in roster order, and exactly two ECM dice are
-drawn for every target whatever its ECM, so the count of dice never depends on hidden facts.
+The pinger rolls for every enemy ship on the table (in play or a hulk, RULES §3), in roster
+order, and exactly two ECM dice are drawn for every target whatever its ECM, so the count of
+dice depends only on public facts (the roster and who is destroyed or gone).
 """
 
 from __future__ import annotations
@@ -22,8 +23,14 @@ def ecm_dice_count(state: GameState, target: ShipState) -> int:
     if not has_ecm(target):
         return 0
     assert target.position is not None
-    for friend in state.in_play(target.side):
-        if friend.id == target.id or not has_area_ecm(friend) or friend.position is None:
+    # a hulk's area ECM works like any other while the system does
+    for friend in state.ships_of(target.side):
+        if (
+            not friend.on_table
+            or friend.id == target.id
+            or not has_area_ecm(friend)
+            or friend.position is None
+        ):
             continue
         if distance(friend.position, target.position) <= AREA_ECM_RANGE + 1e-9:
             return 2
@@ -37,7 +44,7 @@ def detect(state: GameState, pinger: ShipState, roller: Roller) -> dict[str, Any
     n = SENSOR_DICE[grade]
     mark = roller.mark()
     detections = []
-    for target in state.in_play(other_side(pinger.side)):
+    for target in (s for s in state.ships_of(other_side(pinger.side)) if s.on_table):
         ping_dice = list(roller.pool(n))
         drawn = roller.pool(ECM_DICE_DRAWN)
         ecm = list(drawn[: ecm_dice_count(state, target)])

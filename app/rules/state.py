@@ -148,6 +148,21 @@ class ShipState:
     def core_critical(self) -> bool:
         return self.status in (ACTIVE, OUT_OF_PLAY) and self.system("core").status == "damaged"
 
+    @property
+    def on_table(self) -> bool:
+        """In play or a hulk (out of play but still on the table, RULES §3)."""
+        return self.status in (ACTIVE, OUT_OF_PLAY)
+
+    @property
+    def crew_aboard(self) -> bool:
+        """On the table with its crew: in play, or a hulk permanently out of control or with its
+        core dumped; such a ship keeps damage control and the core choice (RULES §3, §8)."""
+        return self.on_table and not self.abandoned
+
+    def moved_in(self, turn: int) -> bool:
+        """Whether the ship moved (or drifted) in that game turn: public, every move is."""
+        return any(r.turn == turn for r in self.orders_log)
+
 
 @dataclass(frozen=True)
 class Shot:

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from tests.api.helpers import new_game
 from tests.api.replay_check import (
     Game,
     assert_problem,
@@ -23,6 +24,8 @@ from tests.api.replay_check import (
     get_view,
     ok,
 )
+from tests.conftest import ADMIN, LiveServer
+from tests.live import events_of, live_client, open_stream
 
 SEATS = ("A", "B", "referee", "spectator")
 SEED = f"{11:064x}"
@@ -238,3 +241,48 @@ async def test_fog_of_war_for_every_seat(client: httpx.AsyncClient, db_url: str)
     for seat in SEATS:
         assert (await get_view(client, game, seat))["seed"] == SEED
     await assert_replays(db_url, game.id)
+
+
+async def test_the_pinger_is_not_told_which_hidden_ship_is_within_range(
+    live_server: LiveServer,
+) -> None:
+    """RULES §5 over HTTP: in the hunt (ping range 36 mu) a ping's ``in_range`` goes only to the
+    targets' owner and the referee; the pinger's command reply, ``/events`` and ``/stream`` (and
+    a spectator's) show an unrevealed target as not revealed, nothing more."""
+    async with live_client(live_server.url) as client:
+        game = await new_game(client, {"scenario": "hunt"})
+        # Longsight flies east to (16, 24): Whisper 32 mu away (within), Mirage 56 mu (beyond)
+        hunter = {"ship": "a1", "position": {"x": 8, "y": 24}, "heading": 3, "speed": 8}
+        await ok(client, game, "A", {"type": "deploy", "ships": [hunter]})
+        quarry = [
+            {"ship": "b1", "position": {"x": 48, "y": 24}, "heading": 9, "speed": 0},
+            {"ship": "b2", "position": {"x": 70, "y": 40}, "heading": 9, "speed": 0},
+        ]
+        await ok(client, game, "B", {"type": "deploy", "ships": quarry})
+        still = {"speed_change": 0, "turn": 0}
+        await ok(client, game, "B", {"type": "move", "ship": "b2", "orders": still})
+        await ok(client, game, "B", {"type": "end_activation", "ship": "b2"})
+        await ok(client, game, "A", {"type": "move", "ship": "a1", "orders": still})
+        reply = await ok(client, game, "A", {"type": "ping", "ship": "a1"})
+        (ping,) = [e for e in reply["events"] if e["type"] == "ping"]
+        assert [d["target"] for d in ping["data"]["detections"]] == ["b1", "b2"]
+        assert "in_range" not in json.dumps(reply), reply["events"]
+        seq = reply["view"]["seq"]
+
+        for seat in SEATS:
+            token = game.tokens.get(seat) if seat in ("A", "B") else None
+            if seat == "referee":
+                token = ADMIN
+            events = (await events_of(client, game.game_id, token))["events"]
+            async with open_stream(client, game.game_id, token, after=0) as stream:
+                streamed = [e.json() for e in await stream.until(seq)]
+            for seen in (events, streamed):
+                (ping,) = [e for e in seen if e["type"] == "ping"]
+                verdicts = [d.get("in_range") for d in ping["data"]["detections"]]
+                if seat in ("B", "referee"):
+                    assert verdicts == [True, False], (seat, ping)
+                else:
+                    # Mirage is beyond the range and unrevealed: for the pinger simply hidden
+                    assert verdicts == [None, None], (seat, ping)
+                    assert ping["data"]["detections"][1]["revealed"] is False
+                    assert "in_range" not in json.dumps(seen), seat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.play.service import full_for
 from tests.rules.golden_runner import GOLDEN_DIR, load, play
+from tests.rules.test_properties import cancelled_shot_game
 
 
 def test_each_event_is_stored_with_who_receives_it_in_full() -> None:
@@ -21,3 +22,13 @@ def test_each_event_is_stored_with_who_receives_it_in_full() -> None:
         ("ship_revealed", "all"),
         ("fire_window", "all"),
     ]
+
+
+def test_a_volley_with_a_cancelled_shot_is_stored_as_its_owners() -> None:
+    """RULES §7: the cancelled shot is A's secret, so B and spectators get the volley without
+    it, and the stored visibility says A alone gets it in full."""
+    steps = cancelled_shot_game()
+    state = steps[-1].after
+    stored = [(e.type, full_for(e, state)) for step in steps[-3:] for e in step.events]
+    assert ("fire_resolved", "A") in stored
+    assert ("core_action", "all") in stored

@@ -183,12 +183,14 @@ class RandomPlayer:
                 and rng.random() < self.style.core_action_rate
             ):
                 v = view(state, seat)
+                # in play or a hulk, while its crew is aboard (RULES §8)
                 critical = [
                     s["id"]
                     for s in v["ships"]
                     if s["side"] == seat
-                    and s["status"] == "active"
-                    and any(c["type"] == "core_critical" for c in s["conditions"])
+                    and s["status"] in ("active", "out_of_play")
+                    and {c["type"] for c in s["conditions"]} >= {"core_critical"}
+                    and not any(c["type"] == "abandoned" for c in s["conditions"])
                 ]
                 cmd = {
                     "type": "core_action",

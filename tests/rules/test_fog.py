@@ -7,6 +7,7 @@ gets every event, in full or redacted (``"redacted": true``) to what it may know
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,9 +17,14 @@ from app.rules import redact, replay, view, visible
 from app.rules.designs import SystemSpec
 from app.rules.events import Event
 from app.rules.state import GameState
+from tests.rules.golden_runner import GOLDEN_DIR
+from tests.rules.golden_runner import load as golden_load
+from tests.rules.golden_runner import play as golden_play
 from tests.rules.helpers import (
     activate,
+    all_of,
     at,
+    beam,
     deploy_command,
     end,
     fire,
@@ -567,6 +573,86 @@ def test_ping_ecm_dice_go_to_the_targets_owner_and_the_referee() -> None:
         assert not visible(event, seat, state)
 
 
+def test_ping_range_verdicts_go_to_the_targets_owner_and_the_referee() -> None:
+    """RULES §5: whether an unrevealed target was beyond the ping range (``in_range``) is for
+    its owner, the referee and the record; the pinger and spectators see "not revealed" only,
+    or the range limit would tell the pinger which hidden ship is near."""
+    jammer = gunship("jammer", systems=(SystemSpec("ecm-1", "ecm"),))
+    state = setup_game(
+        [jammer, jammer, "scout"],
+        ["scout"],
+        {
+            "b1": (10.0, 24.0, 3, 0),
+            "a1": (30.0, 24.0, 9, 0),  # 20 mu: within the range, its ECM wins
+            "a2": (70.0, 24.0, 9, 0),  # 60 mu: the ping die beats its ECM, but too far
+            "a3": (20.0, 30.0, 9, 0),  # no ECM, within the range: revealed
+        },
+        ping_range=36.0,
+    )
+    assert state.phase.side == "A"
+    state, _ = play(state, "A", move("a1"))
+    state, _ = play(state, "A", end("a1"))
+    state, events = play(state, "B", ping("b1"), [2, 1, 5, 1, 6, 2, 1, 3, 1, 1, 4, 4])
+    event = only(events, "ping")
+    full = event.data["detections"]
+    assert [(d["in_range"], d["revealed"]) for d in full] == [
+        (True, False),
+        (False, False),
+        (True, True),
+    ]
+    for seat in ("A", "referee"):
+        assert redact(event, seat, state)["data"] == dict(event.data)
+    for seat in ("B", "spectator"):
+        seen = redact(event, seat, state)
+        assert seen["data"]["detections"] == [
+            {"target": "a1", "ping_dice": [2, 1], "revealed": False},
+            {"target": "a2", "ping_dice": [6, 2], "revealed": False},
+            {"target": "a3", "ping_dice": [1, 1], "revealed": True},
+        ]
+        assert "in_range" not in json.dumps(seen)
+        assert not visible(event, seat, state)
+
+
+def test_a_cancelled_shot_is_its_owners_secret() -> None:
+    """RULES §7: a shot whose ship's crew dumped the core (or abandoned ship) after declaring
+    does not fire; the other side and spectators never learn it was declared, nor its weapon or
+    target (it would say that a hidden ship had the target in arc and range)."""
+    jammed = gunship(
+        "jammed",
+        systems=(SystemSpec("fc-1", "fire_control"), SystemSpec("ecm-1", "ecm"), beam("beam-1", 4)),
+    )
+    state = setup_game(
+        [jammed, gunship()],
+        [gunship()],
+        {"a1": (36.0, 10.0, 0, 0), "a2": (20.0, 10.0, 0, 0), "b1": (36.0, 20.0, 6, 0)},
+    )
+    state = with_system(state, "a1", "core", "damaged")
+    state, _ = play(state, "A", move("a2"))
+    state, _ = play(state, "A", end("a2"))
+    # b1 pings: a1's ECM 6 beats the ping's 1, a1 stays hidden; a2 has no ECM
+    state, events = play(state, "B", ping("b1"), [1, 6, 1, 3, 1, 1])
+    assert [d["revealed"] for d in only(events, "ping").data["detections"]] == [False, True]
+    assert state.ship("a1").revealed == "unseen"
+    assert state.phase.awaiting == ("A", "B")
+    state, _ = play(state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")))
+    state, _ = play(state, "A", {"type": "core_action", "ship": "a1", "action": "dump"})
+    state, events = play(state, "B", hold(state))
+    resolved = only(events, "fire_resolved")
+    cancelled = {"ship": "a1", "weapon": "beam-1", "target": "b1", "cancelled": True}
+    assert resolved.data["shots"] == [cancelled]
+    for seat in ("A", "referee"):
+        assert redact(resolved, seat, state) == resolved.to_dict()
+        assert visible(resolved, seat, state)
+    for seat in ("B", "spectator"):
+        seen = redact(resolved, seat, state)
+        assert seen["data"] == {**resolved.data, "shots": []}, seat
+        assert "a1" not in json.dumps(seen)
+        assert not visible(resolved, seat, state)
+    # nothing else of the volley tells it either: no reveal, nothing fired
+    assert all_of(events, "ship_revealed") == []
+    assert state.ship("a1").revealed == "unseen" and state.ship("a1").fired == frozenset()
+
+
 def test_public_events_reach_everyone_in_full() -> None:
     state, log = setup_log(["scout"], ["scout"])
     state, events = play(state, "A", ping("a1"), [6, 6, 1, 1])
@@ -594,3 +680,23 @@ def test_a_replayed_state_has_the_same_views() -> None:
     assert again == state
     for seat in SEATS:
         assert view(again, seat) == view(state, seat)
+
+
+def test_a_hulks_drift_is_secret_like_any_move() -> None:
+    """RULES §3: the drift at the end of the turn reaches the other side and spectators as a
+    redacted move; its owner and the referee get it in full. The enemy's marker goes stale."""
+    state, log = golden_play(golden_load(GOLDEN_DIR / "040_hulk_drifts_in_secret.json"))
+    (drift,) = [e for e in log if e.type == "ship_moved" and e.data["ship"] == "b1"]
+    assert drift.data["drift"] is True and drift.data["from"] != drift.data["to"]
+    for seat in ("B", "referee"):
+        assert redact(drift, seat, state) == drift.to_dict()
+    for seat in ("A", "spectator"):
+        assert redact(drift, seat, state) == {
+            **drift.to_dict(),
+            "data": {"ship": "b1", "drift": True},
+            "redacted": True,
+        }
+        seen = _ships(state, seat)["b1"]
+        assert seen["revealed"] == "stale" and "position" not in seen
+        assert seen["last_known"]["x"] == 36.0 and seen["last_known"]["y"] == 28.0
+    assert _ships(state, "B")["b1"]["position"] == drift.data["to"]

@@ -30,7 +30,9 @@ from hypothesis import strategies as st
 
 from app.rules import (
     GameSetup,
+    ScriptedDice,
     ShipEntry,
+    decide,
     evolve,
     game_started,
     redact,
@@ -39,7 +41,7 @@ from app.rules import (
     view,
     visible,
 )
-from app.rules.designs import preset
+from app.rules.designs import SystemSpec, preset
 from app.rules.dice import SeededDice, seed_commitment
 from app.rules.events import Event
 from app.rules.geometry import Vec
@@ -47,6 +49,18 @@ from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
 from app.rules.systems import WEAPON_TYPES
+from tests.rules.golden_runner import GOLDEN_DIR, load, setup_from
+from tests.rules.helpers import (
+    beam,
+    deploy_command,
+    end,
+    fire,
+    gunship,
+    move,
+    new_game,
+    ping,
+    with_system,
+)
 from tests.rules.randplay import Step, Style, play, random_game, random_setup, setup_of
 
 SCENARIOS = ("duel", "skirmish", "hunt")
@@ -230,6 +244,11 @@ def check_view(
     return v
 
 
+def _target_only(key: str) -> bool:
+    """A ping detection's keys for the target's owner (and the referee) only."""
+    return key.startswith("ecm") or key == "in_range"
+
+
 def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     """Structural checks of one event as ``seat`` receives it."""
     full = event.to_dict()
@@ -245,20 +264,30 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
         assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
     elif event.type == "ping":
         assert not r.get("redacted"), where
-        # the target's ECM dice (those that count, and those drawn) are its owner's only
+        # the target's ECM dice (those that count, and those drawn) and whether it was within
+        # the ping range are its owner's only (RULES §5)
         for item in r["data"]["detections"]:
             if not owns(seat, state.ship(item["target"]).side):
-                ecm = [k for k in item if k.startswith("ecm")]
-                assert not ecm, f"{where}: {ecm} of {item['target']}"
+                secret = [k for k in item if _target_only(k)]
+                assert not secret, f"{where}: {secret} of {item['target']}"
         public = [
-            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            {k: v for k, v in item.items() if not _target_only(k)}
             for item in full["data"]["detections"]
         ]
         mine = [
-            {k: v for k, v in item.items() if not k.startswith("ecm")}
+            {k: v for k, v in item.items() if not _target_only(k)}
             for item in r["data"]["detections"]
         ]
         assert {**r["data"], "detections": mine} == {**full["data"], "detections": public}, where
+    elif event.type == "fire_resolved":
+        # a declared shot that did not fire is its owner's secret (RULES §7)
+        def hidden(shot: dict[str, Any]) -> bool:
+            return bool(shot.get("cancelled")) and not owns(seat, state.ship(shot["ship"]).side)
+
+        for shot in r["data"]["shots"]:
+            assert not hidden(shot), f"{where}: another side's cancelled shot {shot}"
+        public = [shot for shot in full["data"]["shots"] if not hidden(shot)]
+        assert r == {**full, "data": {**full["data"], "shots": public}}, where
     else:
         # every other event is a public fact, the same for everyone
         assert r == full, f"{where}: {r} != {full}"
@@ -336,6 +365,175 @@ def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.Mo
         leak_checked_game(3, "duel", "cinematic")
 
 
+def test_no_leak_holds_in_hunt_games_with_a_ping_range() -> None:
+    """Property 1 where the ping range counts (RULES §5: ``in_range`` is the target's owner's):
+    a few fixed hunt games, both movement systems, pings included."""
+    for seed in (2, 5):
+        for movement in MOVEMENTS:
+            leak_checked_game(seed, "hunt", movement)
+
+
+def test_leak_check_catches_a_ping_range_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a fog that hands the pinger ``in_range`` of hidden targets must fail property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    monkeypatch.setattr(fog, "_TARGET_ONLY", frozenset({"ecm_dice", "ecm_drawn"}))
+    with pytest.raises(AssertionError, match="in_range"):
+        leak_checked_game(2, "hunt", "cinematic")
+
+
+def scripted(start: GameState, commands: list[tuple[str, dict[str, Any], list[int]]]) -> list[Step]:
+    """The steps of a scripted game (for property 1 on situations random games rarely reach)."""
+    steps, state = [], start
+    for seat, command, rolls in commands:
+        events = decide(state, seat, command, ScriptedDice(rolls))
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        steps.append(Step(seat, command, events, state, after))
+        state = after
+    return steps
+
+
+def cancelled_shot_game() -> list[Step]:
+    """a1 (ECM, critical core) stays hidden from b1's ping, declares a shot at b1 from
+    overwatch, then its crew dumps the core before B declares: the shot is cancelled."""
+    jammed = gunship(
+        "jammed",
+        systems=(SystemSpec("fc-1", "fire_control"), SystemSpec("ecm-1", "ecm"), beam("beam-1", 4)),
+    )
+    state, _ = new_game([jammed, gunship()], [gunship()])
+    where = {
+        "a1": (36.12345, 10.54321, 0, 0),
+        "a2": (20.25, 10.5, 0, 0),
+        "b1": (36.5, 20.75, 6, 0),
+    }
+    steps = scripted(
+        state,
+        [
+            ("A", deploy_command(state, "A", where), []),
+            ("B", deploy_command(state, "B", where), []),
+        ],
+    )
+    state = with_system(steps[-1].after, "a1", "core", "damaged")
+    steps += scripted(
+        state,
+        [
+            ("A", move("a2"), []),
+            ("A", end("a2"), []),
+            ("B", ping("b1"), [1, 6, 1, 3, 1, 1]),
+        ],
+    )
+    window = steps[-1].after.phase.window
+    steps += scripted(
+        steps[-1].after,
+        [
+            ("A", fire(window, ("a1", "beam-1", "b1")), []),
+            ("A", {"type": "core_action", "ship": "a1", "action": "dump"}, []),
+            ("B", fire(window), []),
+        ],
+    )
+    resolved = [e for e in steps[-1].events if e.type == "fire_resolved"]
+    assert [s.get("cancelled") for s in resolved[0].data["shots"]] == [True]
+    return steps
+
+
+def test_no_leak_of_a_cancelled_shot() -> None:
+    tracker = SecretTracker()
+    for step in cancelled_shot_game():
+        check_no_leak(step, tracker)
+
+
+def test_leak_check_catches_a_published_cancelled_shot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a fog that shows everyone the cancelled shot must fail property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    monkeypatch.setattr(fog, "_hidden_shot", lambda shot, seat, state: False)
+    tracker = SecretTracker()
+    with pytest.raises(AssertionError, match="cancelled shot"):
+        for step in cancelled_shot_game():
+            check_no_leak(step, tracker)
+
+
+def hulk_drift_game() -> list[Step]:
+    """Golden 043 with coordinates distinctive enough to scan for: the Cutter, seen by the
+    Lancer's ping, is abandoned and drifts as a hulk on its velocity, then off the table."""
+    scenario = load(GOLDEN_DIR / "043_abandoned_hulk_vector_drift_leaves.json")
+    state = start_state(game_started("hulk", setup_from(scenario["setup"])))
+    moved = {
+        "a1": ({"x": 60.123457, "y": 20.0}, {"x": 0.0, "y": 0.0}),
+        "b1": ({"x": 62.345679, "y": 28.0}, {"x": 6.000013, "y": 0.012345}),
+        "b2": ({"x": 20.654321, "y": 44.0}, {"x": 0.0, "y": 0.0}),
+    }
+    dice = ScriptedDice(scenario["dice"])
+    steps: list[Step] = []
+    for item in scenario["steps"]:
+        if "error" in item:
+            continue
+        command = json.loads(json.dumps(item["command"]))
+        for p in command.get("ships", []):
+            p["position"], p["velocity"] = moved[p["ship"]]
+        if command["type"] == "fire":
+            command["window"] = state.phase.window
+        events = decide(state, item["seat"], command, dice)
+        after = state
+        for event in events:
+            after = evolve(after, event)
+        steps.append(Step(item["seat"], command, events, state, after))
+        state = after
+    drifts = [
+        e
+        for step in steps
+        for e, before, _ in walk(step)
+        if e.type == "ship_moved" and before.ship(e.data["ship"]).status == "out_of_play"
+    ]
+    assert len(drifts) == 2 and state.ship("b1").status == "left", drifts
+    return steps
+
+
+def test_no_leak_of_a_hulks_drift() -> None:
+    """Property 1 for a hulk (RULES §3): its drift is a secret move; the other seat and the
+    spectator see its marker go stale, never where it drifted."""
+    tracker = SecretTracker()
+    for step in hulk_drift_game():
+        check_no_leak(step, tracker)
+    assert tracker.hidden["b1"] - tracker.public, "the drift left no secret to look for"
+
+
+def test_leak_check_catches_a_hulk_shown_where_it_drifted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta: a view that treats a hulk's position as public (as if hulks stood still) must fail
+    property 1."""
+    fog = importlib.import_module("app.rules.fog")
+    honest = fog.ship_view
+
+    def leaky(state: GameState, ship: Any, seat: str) -> dict[str, Any]:
+        out: dict[str, Any] = honest(state, ship, seat)
+        if ship.status == "out_of_play" and ship.last_known is not None:
+            assert ship.position is not None
+            out["position"] = ship.position.to_dict()
+        return out
+
+    monkeypatch.setattr(fog, "ship_view", leaky)
+    tracker = SecretTracker()
+    with pytest.raises(AssertionError, match=r"view of|hidden coordinate"):
+        for step in hulk_drift_game():
+            check_no_leak(step, tracker)
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("skirmish", 3), ("hunt", 3)])
+def test_random_games_with_drifting_hulks_leak_nothing(scenario: str, seed: int) -> None:
+    """Property 1 over random games in which hulks drift (so the oracle meets them)."""
+    tracker = SecretTracker()
+    drifts = []
+
+    def check(step: Step) -> None:
+        check_no_leak(step, tracker)
+        for event, before, _ in walk(step):
+            if event.type == "ship_moved" and before.ship(event.data["ship"]).status != "active":
+                drifts.append(event)
+
+    random_game(random.Random(seed), scenario, movement="cinematic", on_step=check)
+    assert drifts, "this random game was chosen for its hulks"
+
+
 # -- 2. replay determinism -----------------------------------------------------------------------
 @fast
 @given(seed=seeds, scenario=scenarios, movement=movements)
@@ -362,7 +560,7 @@ def repaired_by(event: Event, ship_id: str, system_id: str) -> bool:
 
 STATUS_NEXT = {
     "active": {"active", "destroyed", "out_of_play", "left"},
-    "out_of_play": {"out_of_play", "destroyed"},
+    "out_of_play": {"out_of_play", "destroyed", "left"},  # a hulk may drift off the table
     "destroyed": {"destroyed"},
     "left": {"left"},
 }

@@ -95,11 +95,16 @@ def test_damaged_ecm_counts_as_none() -> None:
     assert ecm_dice_count(destroyed, destroyed.ship("b1")) == 0
 
 
-def test_only_friends_in_play_lend_area_ecm() -> None:
+def test_only_friends_on_the_table_lend_area_ecm() -> None:
     state = _ecm_state((10.0, 40.0), (15.0, 40.0), designs=[JAMMER, AREA_SHIP])
-    for status in ("destroyed", "out_of_play", "left"):
+    for status in ("destroyed", "left"):
         gone = with_ship(state, "b2", status=status)
         assert ecm_dice_count(gone, gone.ship("b1")) == 1, status
+    # a hulk is still on the table: its area ECM works while the system does (RULES §5)
+    hulk = with_ship(state, "b2", status="out_of_play")
+    assert ecm_dice_count(hulk, hulk.ship("b1")) == 2
+    hulk_down = with_system(hulk, "b2", "area-1", "damaged")
+    assert ecm_dice_count(hulk_down, hulk_down.ship("b1")) == 1
 
 
 def test_enemy_area_ecm_does_not_help() -> None:
@@ -161,7 +166,7 @@ def test_highest_single_die_against_two_ecm_dice(
     state = setup_game(
         [ENHANCED], [JAMMER, AREA_SHIP], {"b1": (10.0, 40.0, 0, 0), "b2": (14.0, 40.0, 0, 0)}
     )
-    state = with_ship(state, "b2", status="out_of_play")  # b2 is not pinged...
+    state = with_ship(state, "b2", status="destroyed")  # b2 is not pinged...
     data = _detect(state, "a1", ping_dice + ecm_drawn)
     (item,) = data["detections"]
     assert item["ecm_dice"] == ecm_drawn[:1]  # ... and lends b1 nothing: one die counts
