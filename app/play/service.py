@@ -294,9 +294,20 @@ class GameService:
             ping_range=req.ping_range,
         )
 
-    async def create_game(self, req: NewGame) -> dict[str, Any]:
-        if req.seed is not None and not self.options.allow_client_seed:
-            raise E.ClientSeedNotAllowed("this server does not accept client seeds")
+    async def create_game(self, req: NewGame, token: str | None = None) -> dict[str, Any]:
+        if req.seed is not None:
+            # whoever chooses the seed knows every roll to come (RULES §12): the admin only
+            if not self.options.allow_client_seed:
+                raise E.ClientSeedNotAllowed(
+                    "this server does not accept client seeds (its operator may allow them "
+                    "with PINGDUEL_ALLOW_CLIENT_SEED=1); leave out 'seed' and the server draws "
+                    "a secret one"
+                )
+            if not self.is_admin(token):
+                raise E.ClientSeedNotAllowed(
+                    "only the server's admin may choose the seed: send 'Authorization: Bearer "
+                    "<admin token>' with it, or leave out 'seed' and the server draws a secret one"
+                )
         seed = bytes.fromhex(req.seed) if req.seed is not None else tokens.new_seed()
         async with self.db.session() as session, session.begin():
             setup = await self._setup(session, req)

@@ -52,11 +52,12 @@ def _new_game(body: CreateGameIn) -> NewGame:
     "/games",
     status_code=201,
     response_model=CreateGameOut,
-    responses=documented(400, 404, 413, 422),
+    responses=documented(400, 401, 404, 413, 422),
     summary="Create a game and take a seat",
 )
-async def create_game(body: CreateGameIn, service: ServiceDep) -> dict[str, Any]:
-    return await service.create_game(_new_game(body))
+async def create_game(body: CreateGameIn, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    # the token matters only for a chosen seed (admin only); any caller may create a game
+    return await service.create_game(_new_game(body), token)
 
 
 @router.get(
