@@ -136,7 +136,7 @@ class CommandOut(Open):
 class RecordOut(Open):
     game_id: str
     status: str
-    seed: str
+    seed: str | None  # null until the game ends
     seed_commitment: str
     designs: dict[str, Any]
     events: list[EventOut]

@@ -574,8 +574,9 @@ class GameService:
         seen["spectators"] = game.spectators
         seen["creator"] = game.creator
         seen["seed_commitment"] = game.seed_commitment
-        # the seed is public at the end; the referee holds it from the start (never a player)
-        seen["seed"] = game.seed if game.status == "finished" or caller.seat == "referee" else None
+        # the seed is published at the end and secret from everyone before, the referee and
+        # the admin included: it tells every roll to come (RULES §12)
+        seen["seed"] = game.seed if game.status == "finished" else None
         if game.status == "waiting" or game.paused:
             # nobody can act: the game waits for a seat to be taken or for the referee
             seen["phase"]["awaiting"] = []
@@ -700,7 +701,8 @@ class GameService:
                 "status": game.status,
                 "winner": state.winner,
                 "rules_version": state.rules_version,
-                "seed": game.seed,
+                # the referee reads the record mid-game: every die rolled, none to come
+                "seed": game.seed if game.status == "finished" else None,
                 "seed_commitment": game.seed_commitment,
                 "designs": {k: d.to_dict() for k, d in state.designs.items()},
                 "events": events,

@@ -121,7 +121,7 @@ async def post_command(
     "/games/{game_id}/record",
     response_model=RecordOut,
     responses=documented(401, 403, 404, 422),
-    summary="The whole record: every event unredacted, the seed, the designs",
+    summary="The whole record: every event unredacted, the designs, the seed (after the end)",
 )
 async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     return await service.record(game_id, token)
