@@ -16,6 +16,7 @@ from app.play.presence import presence_of
 from app.play.service import Caller, GameService, event_row
 from app.rules import Event, evolve, replay
 from app.rules.decide import finish
+from app.rules.rewind import voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
 from app.store.models import EventRow, Game, Seat, utcnow
@@ -136,6 +137,8 @@ class Referee:
                 "voided": [voided[0].seq, voided[-1].seq] if voided else None,
                 "reason": reason,
                 "next_roll": before.next_roll,
+                # what the voided events revealed stays public (API.md "Referee")
+                "last_known": voided_reveals(Event(r.seq, r.turn, r.type, r.data) for r in voided),
             }
             rebuilt = replay(keep)
             event = Event(game.seq + 1, rebuilt.turn, "rewound", data)
