@@ -39,6 +39,7 @@ from app.rules.decide import check_at_seq
 from app.rules.designs import PRESET_DESIGNS, Design, validate_design
 from app.rules.errors import DesignError, RulesError
 from app.rules.geometry import Table
+from app.rules.rewind import open_windows
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES
@@ -620,18 +621,23 @@ class GameService:
         return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
 
     async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
-        """Seqs a referee may rewind to (the last event of each command still in force)."""
+        """Seqs a referee may rewind to: the last event of each command still in force, before
+        the present and outside any open fire window (``app.rules.rewind``)."""
         async with self.db.session() as session, session.begin():
-            rows = await session.execute(
-                select(EventRow.seq, EventRow.turn, EventRow.type)
-                .where(
-                    EventRow.game_id == game_id,
-                    EventRow.ends_command.is_(True),
-                    EventRow.voided.is_(False),
+            rows = list(
+                await session.execute(
+                    select(EventRow.seq, EventRow.turn, EventRow.type, EventRow.ends_command)
+                    .where(EventRow.game_id == game_id, EventRow.voided.is_(False))
+                    .order_by(EventRow.seq)
                 )
-                .order_by(EventRow.seq)
             )
-            return [{"seq": seq, "turn": turn, "type": kind} for seq, turn, kind in rows]
+        windows = open_windows((seq, kind) for seq, _, kind, _ in rows)
+        present = rows[-1][0] if rows else 0
+        return [
+            {"seq": seq, "turn": turn, "type": kind}
+            for seq, turn, kind, ends in rows
+            if ends and seq < present and windows[seq] is None
+        ]
 
     async def read_caller(self, game_id: str, token: str | None) -> Caller:
         async with self.db.read() as conn:
