@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
@@ -638,6 +638,17 @@ class GameService:
             for seq, turn, kind, ends in rows
             if ends and seq < present and windows[seq] is None
         ]
+
+    async def deployment_asked(self, game_id: str) -> int:
+        """The seq of the event that asks for the deployment now due: the latest rewind (which
+        voided a deployment), else the game's start. The page keys its deploy form by it."""
+        async with self.db.read() as conn:
+            seq = await conn.scalar(
+                select(func.max(EventRow.seq)).where(
+                    EventRow.game_id == game_id, EventRow.type == "rewound"
+                )
+            )
+        return int(seq) if seq is not None else 1
 
     async def read_caller(self, game_id: str, token: str | None) -> Caller:
         async with self.db.read() as conn:
