@@ -71,7 +71,17 @@ class CreateGameIn(Strict):
     spectators: bool = True
     creator: Literal["A", "B", "referee"] = "A"
     creator_name: Name | None = None
-    seed: Annotated[str, Field(pattern=r"^[0-9a-fA-F]{64}$")] | None = None
+    seed: (
+        Annotated[
+            str,
+            Field(
+                pattern=r"^[0-9a-fA-F]{64}$",
+                description="the dice seed (64 hex): admin token only, on a server that allows "
+                "client seeds; else 422 client_seed_not_allowed",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class CreateGameOut(Open):
@@ -140,7 +150,7 @@ class CommandOut(Open):
 class RecordOut(Open):
     game_id: str
     status: str
-    seed: str
+    seed: str | None  # null until the game ends
     seed_commitment: str
     designs: dict[str, Any]
     events: list[EventOut]

@@ -16,6 +16,7 @@ from app.play.presence import presence_of
 from app.play.service import Caller, GameService, event_row
 from app.rules import Event, evolve, replay
 from app.rules.decide import finish
+from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
 from app.store.models import EventRow, Game, Seat, utcnow
@@ -27,6 +28,14 @@ NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed"}
 class NotACommandBoundary(E.Invalid):
     code = "not_a_command_boundary"
     title = "Not the end of a command"
+
+
+def inside_window(seq: int, window: int) -> str:
+    return (
+        f"seq {seq} lies inside fire window {window}, which its volley has not resolved yet: "
+        "a rewind there would let a side declare again after reading the other's shots; "
+        f"choose the end of a command before seq {window} or after the volley"
+    )
 
 
 class AlreadyPaused(E.Conflict):
@@ -120,6 +129,9 @@ class Referee:
                     select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
                 )
             )
+            window = open_windows((r.seq, r.type) for r in rows if not r.voided)[to_seq]
+            if window is not None:
+                raise NotACommandBoundary(inside_window(to_seq, window))
             voided = [
                 r for r in rows if r.seq > to_seq and not r.voided and r.type not in NEVER_VOIDED
             ]
@@ -136,6 +148,8 @@ class Referee:
                 "voided": [voided[0].seq, voided[-1].seq] if voided else None,
                 "reason": reason,
                 "next_roll": before.next_roll,
+                # what the voided events revealed stays public (API.md "Referee")
+                "last_known": voided_reveals(Event(r.seq, r.turn, r.type, r.data) for r in voided),
             }
             rebuilt = replay(keep)
             event = Event(game.seq + 1, rebuilt.turn, "rewound", data)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
@@ -39,6 +39,7 @@ from app.rules.decide import check_at_seq
 from app.rules.designs import PRESET_DESIGNS, Design, validate_design
 from app.rules.errors import DesignError, RulesError
 from app.rules.geometry import Table
+from app.rules.rewind import open_windows
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES
@@ -294,9 +295,20 @@ class GameService:
             ping_range=req.ping_range,
         )
 
-    async def create_game(self, req: NewGame) -> dict[str, Any]:
-        if req.seed is not None and not self.options.allow_client_seed:
-            raise E.ClientSeedNotAllowed("this server does not accept client seeds")
+    async def create_game(self, req: NewGame, token: str | None = None) -> dict[str, Any]:
+        if req.seed is not None:
+            # whoever chooses the seed knows every roll to come (RULES §12): the admin only
+            if not self.options.allow_client_seed:
+                raise E.ClientSeedNotAllowed(
+                    "this server does not accept client seeds (its operator may allow them "
+                    "with PINGDUEL_ALLOW_CLIENT_SEED=1); leave out 'seed' and the server draws "
+                    "a secret one"
+                )
+            if not self.is_admin(token):
+                raise E.ClientSeedNotAllowed(
+                    "only the server's admin may choose the seed: send 'Authorization: Bearer "
+                    "<admin token>' with it, or leave out 'seed' and the server draws a secret one"
+                )
         seed = bytes.fromhex(req.seed) if req.seed is not None else tokens.new_seed()
         async with self.db.session() as session, session.begin():
             setup = await self._setup(session, req)
@@ -563,8 +575,9 @@ class GameService:
         seen["spectators"] = game.spectators
         seen["creator"] = game.creator
         seen["seed_commitment"] = game.seed_commitment
-        # the seed is public at the end; the referee holds it from the start (never a player)
-        seen["seed"] = game.seed if game.status == "finished" or caller.seat == "referee" else None
+        # the seed is published at the end and secret from everyone before, the referee and
+        # the admin included: it tells every roll to come (RULES §12)
+        seen["seed"] = game.seed if game.status == "finished" else None
         if game.status == "waiting" or game.paused:
             # nobody can act: the game waits for a seat to be taken or for the referee
             seen["phase"]["awaiting"] = []
@@ -608,18 +621,34 @@ class GameService:
         return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
 
     async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
-        """Seqs a referee may rewind to (the last event of each command still in force)."""
+        """Seqs a referee may rewind to: the last event of each command still in force, before
+        the present and outside any open fire window (``app.rules.rewind``)."""
         async with self.db.session() as session, session.begin():
-            rows = await session.execute(
-                select(EventRow.seq, EventRow.turn, EventRow.type)
-                .where(
-                    EventRow.game_id == game_id,
-                    EventRow.ends_command.is_(True),
-                    EventRow.voided.is_(False),
+            rows = list(
+                await session.execute(
+                    select(EventRow.seq, EventRow.turn, EventRow.type, EventRow.ends_command)
+                    .where(EventRow.game_id == game_id, EventRow.voided.is_(False))
+                    .order_by(EventRow.seq)
                 )
-                .order_by(EventRow.seq)
             )
-            return [{"seq": seq, "turn": turn, "type": kind} for seq, turn, kind in rows]
+        windows = open_windows((seq, kind) for seq, _, kind, _ in rows)
+        present = rows[-1][0] if rows else 0
+        return [
+            {"seq": seq, "turn": turn, "type": kind}
+            for seq, turn, kind, ends in rows
+            if ends and seq < present and windows[seq] is None
+        ]
+
+    async def deployment_asked(self, game_id: str) -> int:
+        """The seq of the event that asks for the deployment now due: the latest rewind (which
+        voided a deployment), else the game's start. The page keys its deploy form by it."""
+        async with self.db.read() as conn:
+            seq = await conn.scalar(
+                select(func.max(EventRow.seq)).where(
+                    EventRow.game_id == game_id, EventRow.type == "rewound"
+                )
+            )
+        return int(seq) if seq is not None else 1
 
     async def read_caller(self, game_id: str, token: str | None) -> Caller:
         async with self.db.read() as conn:
@@ -689,7 +718,8 @@ class GameService:
                 "status": game.status,
                 "winner": state.winner,
                 "rules_version": state.rules_version,
-                "seed": game.seed,
+                # the referee reads the record mid-game: every die rolled, none to come
+                "seed": game.seed if game.status == "finished" else None,
                 "seed_commitment": game.seed_commitment,
                 "designs": {k: d.to_dict() for k, d in state.designs.items()},
                 "events": events,

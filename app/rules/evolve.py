@@ -13,6 +13,7 @@ from typing import Any
 from app.rules.designs import Design
 from app.rules.events import Event
 from app.rules.geometry import Table, Vec, Zone
+from app.rules.rewind import keep_reveals
 from app.rules.state import (
     ACTIVATE,
     AFTER_MOVE,
@@ -397,7 +398,9 @@ def _game_finished(state: GameState, d: Mapping[str, Any], e: Event) -> GameStat
 
 
 def _rewound(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    # the state was rebuilt without the voided events; the dice counter is never rewound
+    # the state was rebuilt without the voided events; the dice counter is never rewound, and
+    # what the voided events revealed stays known (``app.rules.rewind``)
+    state = keep_reveals(state, d.get("last_known", {}))
     return replace(state, next_roll=max(state.next_roll, d["next_roll"]))
 
 

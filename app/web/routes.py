@@ -333,6 +333,11 @@ async def _context(
         "boundaries": boundaries,
         # one key per game state: a double submit applies once, the next state gets a new key
         "idem": f"web-{view['seq']}",
+        # the deploy form's key: the seq that asked for this deployment, so that it survives
+        # the other side's deployment and a rewind that voided ours asks under a new key
+        "deploy_idem": f"web-deploy-{await service.deployment_asked(gid)}"
+        if "deploy" in view["phase"]["legal"]["commands"]
+        else None,
         "title": ("Your move — " if your_move else "") + "pingduel",
     }
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import httpx
 
+from tests.conftest import ADMIN
+
 API = "/api/v1"
 
 
@@ -27,7 +29,9 @@ class Duel:
 async def new_game(client: httpx.AsyncClient, body: dict[str, Any] | None = None) -> Duel:
     """Create a game as A (or as given) and claim every invite; returns the seats' tokens."""
     body = body or {"scenario": "duel"}
-    r = await client.post(f"{API}/games", json=body)
+    # only the admin may choose the seed (RULES §12)
+    headers = {"Authorization": f"Bearer {ADMIN}"} if "seed" in body else {}
+    r = await client.post(f"{API}/games", json=body, headers=headers)
     assert r.status_code == 201, r.text
     created = r.json()
     duel = Duel(created["game_id"], {created["side"]: created["token"]}, dict(created["invites"]))

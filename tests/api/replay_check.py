@@ -179,11 +179,13 @@ async def create(
     claim: bool = True,
 ) -> Game:
     """POST /games (with ``game_id`` fixed if given), then claim every invite unless told not."""
+    # only the admin may choose the seed (RULES §12)
+    headers = ADMIN_AUTH if "seed" in body else {}
     if game_id is not None:
         with mock.patch("app.play.tokens.new_id", return_value=game_id):
-            r = await client.post(f"{API}/games", json=dict(body))
+            r = await client.post(f"{API}/games", json=dict(body), headers=headers)
     else:
-        r = await client.post(f"{API}/games", json=dict(body))
+        r = await client.post(f"{API}/games", json=dict(body), headers=headers)
     assert r.status_code == 201, r.text
     created = r.json()
     game = Game(created["game_id"], created, {created["side"]: created["token"]}, body.get("seed"))

@@ -46,7 +46,7 @@ async def everything(client: httpx.AsyncClient, game: Game, seat: str) -> str:
 
 def within(small: Any, big: Any, where: str = "") -> None:
     """``small`` tells nothing that ``big`` does not (``redacted`` markers aside; a null tells
-    nothing, e.g. the seed a referee holds from the start and a player sees only at the end)."""
+    nothing, e.g. a field that is null for both)."""
     if small is None:
         return
     if isinstance(small, dict):
@@ -109,9 +109,9 @@ async def check_fog(client: httpx.AsyncClient, game: Game, secrets: set[str]) ->
         within(events["spectator"], events[seat], f"events/{seat}")
         within(public(views[seat]), public(views["referee"]), f"referee-view/{seat}")
         within(events[seat], events["referee"], f"referee-events/{seat}")
-    # the seed is for nobody but the referee before the end
+    # the seed is for nobody before the end, the referee included (RULES §12)
     if views["referee"]["status"] != "finished":
-        for seat in ("A", "B", "spectator"):
+        for seat in ("A", "B", "spectator", "referee"):
             assert views[seat]["seed"] is None
             assert SEED not in json.dumps(views[seat]) + json.dumps(events[seat])
     # no true position of B in what A or a spectator can read; B and the referee have them
@@ -224,7 +224,7 @@ async def test_fog_of_war_for_every_seat(client: httpx.AsyncClient, db_url: str)
         assert_problem(await client.get(f"{game.path}/record", headers=game.auth(seat)), 403)
     r = await client.get(f"{game.path}/record", headers=game.auth("referee"))
     assert r.status_code == 200 and all(s in r.text for s in secrets)
-    assert r.json()["seed"] == SEED  # the referee holds everything
+    assert r.json()["seed"] is None  # every die rolled so far, but none to come
 
     # after the end every reader gets the same unredacted record, B's secrets included
     await ok(client, game, "A", {"type": "resign"})

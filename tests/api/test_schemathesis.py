@@ -77,7 +77,7 @@ def _seed_world(app: Any) -> World:
             return r.json()
 
         def duel() -> tuple[str, str, str]:
-            made = post("/games", {"scenario": "duel", "seed": SEED, "creator_name": "Ann"})
+            made = post("/games", {"scenario": "duel", "seed": SEED, "creator_name": "Ann"}, ADMIN)
             claimed = post(f"/invites/{made['invites']['B']}/claim", {"name": "Bob"})
             return made["game_id"], made["token"], claimed["token"]
 

@@ -130,6 +130,7 @@ def new_game(server: LiveServer) -> tuple[str, dict[str, str]]:
     r = httpx.post(
         f"{server.url}/api/v1/games",
         json={"scenario": "duel", "seed": SEED, "creator": "A", "creator_name": "Ann"},
+        headers={"Authorization": f"Bearer {ADMIN}"},  # only the admin chooses a seed
         timeout=10,
     )
     assert r.status_code == 201, r.text

@@ -314,7 +314,9 @@ async def test_the_admin_signs_in_and_filters_the_games(client: httpx.AsyncClien
 
 async def create_waiting(client: httpx.AsyncClient) -> Game:
     r = await client.post(
-        "/api/v1/games", json={"scenario": "duel", "creator": "referee", "seed": "ab" * 32}
+        "/api/v1/games",
+        json={"scenario": "duel", "creator": "referee", "seed": "ab" * 32},
+        headers=ADMIN_AUTH,
     )
     assert r.status_code == 201, r.text
     created = r.json()

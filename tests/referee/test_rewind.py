@@ -5,10 +5,12 @@ game A — so the same dice — that was only ever sent A's first k commands. A 
 (deploy, moves, pings, fire windows and volleys), then the referee rewinds A to the end of its
 k-th command. Then:
 
-- A's stored snapshot equals B's field by field except ``seq`` (A's log went on) and
+- A's stored snapshot equals B's field by field except ``seq`` (A's log went on),
   ``next_roll`` (the dice counter: A's is at least B's — greater when the voided commands rolled
-  dice — and never goes back);
-- the views of A, B, the referee and a spectator equal B's, but for ``seq``;
+  dice — and never goes back) and the markers of the ships the voided events revealed: public
+  knowledge stays public, each keeps its last voided reveal as a stale ``last_known`` (unless B
+  shows it live or knows it more recently);
+- the views of A, B, the referee and a spectator equal B's, but for ``seq`` and those markers;
 - the voided events stay in the log, marked ``"voided": true`` for every seat, and the log
   without them is B's log; a public ``rewound`` event says what was voided and why;
 - further commands in A draw new roll numbers, never one used before (voided ones included);
@@ -21,11 +23,13 @@ k-th command. Then:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import httpx
 import pytest
 
+from app.rules.state import GameState, LastKnown
 from tests.referee.conftest import (
     Game,
     Played,
@@ -49,15 +53,57 @@ SEATS = ("A", "B", "referee", "spectator")
 NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed"}
 
 
+def voided_reveals(log: list[dict[str, Any]]) -> dict[str, LastKnown]:
+    """Each ship's last reveal among the voided events of A's record."""
+    out = {}
+    for e in log:
+        if e.get("voided") and e["type"] == "ship_revealed":
+            d = e["data"]
+            pos = d["position"]
+            out[d["ship"]] = LastKnown(pos["x"], pos["y"], d["heading"], e["turn"], e["seq"])
+    return out
+
+
+def _kept(revealed: str, last_known: LastKnown | None, voided: LastKnown) -> bool:
+    """Whether a voided reveal becomes the marker: unless the ship is live, or known later."""
+    return revealed != "live" and (last_known is None or last_known.seq < voided.seq)
+
+
+def known(state: GameState, log: list[dict[str, Any]]) -> GameState:
+    """B's state with A's voided reveals kept as stale markers."""
+    for ship_id, lk in voided_reveals(log).items():
+        ship = state.ship(ship_id)
+        if _kept(ship.revealed, ship.last_known, lk):
+            state = state.with_ship(dataclasses.replace(ship, revealed="stale", last_known=lk))
+    return state
+
+
+def known_view(view: dict[str, Any], log: list[dict[str, Any]]) -> dict[str, Any]:
+    """A view of B with A's voided reveals kept as stale markers."""
+    reveals = voided_reveals(log)
+    ships = []
+    for ship in view["ships"]:
+        lk = reveals.get(ship["id"])
+        seen = ship["last_known"]
+        marker = LastKnown(**seen) if seen else None
+        if lk is not None and _kept(ship["revealed"], marker, lk):
+            ship = {**ship, "revealed": "stale", "last_known": lk.to_dict()}
+        ships.append(ship)
+    return {**view, "ships": ships}
+
+
 async def assert_same_views(
     client: httpx.AsyncClient, a: Game, twin: httpx.AsyncClient, b: Game, seats: bool = True
 ) -> None:
-    """Every seat's view of A is its view of B but for ``seq`` (and, with ``seats=False``,
-    the seat names: a replaced seat's new token carries no player name)."""
+    """Every seat's view of A is its view of B but for ``seq`` and the markers A's voided
+    reveals left (and, with ``seats=False``, the seat names: a replaced seat's new token
+    carries no player name)."""
     seq_a = (await api_view(client, a, "admin"))["seq"]
     seq_b = (await api_view(twin, b, "admin"))["seq"]
+    log = await record(client, a)
     for seat in SEATS:
-        seen_a, seen_b = await api_view(client, a, seat), await api_view(twin, b, seat)
+        seen_a = await api_view(client, a, seat)
+        seen_b = known_view(await api_view(twin, b, seat), log)
         assert (seen_a["seq"], seen_b["seq"]) == (seq_a, seq_b), seat
         if not seats:
             assert seen_a["seats"].keys() == seen_b["seats"].keys(), seat
@@ -95,17 +141,17 @@ async def test_a_rewind_gives_the_game_that_never_had_the_voided_commands(
 
     after = await stored_state(db_url, GID)
     never = await stored_state(twin_db_url, GID)
-    assert_same_state(after, never, ignore=("seq", "next_roll"))
+    log = await record(client, a)
+    assert_same_state(after, known(never, log), ignore=("seq", "next_roll"))
     assert after.seq == before.seq + 1  # one new event: a seq is never reused
     assert never.seq == to_seq
     # the dice counter: never rewound, so A's is ahead of the twin's
     assert after.next_roll == before.next_roll > never.next_roll
     assert answer["seq"] == after.seq and answer["you"] == "referee"
-    assert without_seq(answer) == without_seq(await api_view(twin, b, "referee"))
+    assert without_seq(answer) == without_seq(known_view(await api_view(twin, b, "referee"), log))
     await assert_same_views(client, a, twin, b)
 
     # the record keeps every event; those after to_seq are marked voided; B's log is the rest
-    log = await record(client, a)
     assert [e["seq"] for e in log] == list(range(1, after.seq + 1))
     rewound = log[-1]
     assert rewound["type"] == "rewound" and rewound["seq"] == after.seq
@@ -114,6 +160,7 @@ async def test_a_rewind_gives_the_game_that_never_had_the_voided_commands(
         "voided": [to_seq + 1, before.seq],
         "reason": reason,
         "next_roll": before.next_roll,
+        "last_known": {ship: lk.to_dict() for ship, lk in voided_reveals(log).items()},
     }
     for old, now in zip(log_before, log[:-1], strict=True):
         assert now.get("voided", False) is (now["seq"] > to_seq), now
@@ -161,10 +208,12 @@ async def test_a_second_rewind_to_an_earlier_command(
     assert r.status_code == 422 and r.json()["code"] == "not_a_command_boundary", r.text
 
     before = await stored_state(db_url, GID)
-    second = await referee_ok(client, a, "rewind", {"to_seq": played[3].last_seq, "reason": "2nd"})
-    await replay_commands(twin, b, played[:4])
+    second = await referee_ok(client, a, "rewind", {"to_seq": played[2].last_seq, "reason": "2nd"})
+    await replay_commands(twin, b, played[:3])
     assert_same_state(
-        await stored_state(db_url, GID), await stored_state(twin_db_url, GID), ("seq", "next_roll")
+        await stored_state(db_url, GID),
+        known(await stored_state(twin_db_url, GID), await record(client, a)),
+        ("seq", "next_roll"),
     )
     assert (await stored_state(db_url, GID)).next_roll == before.next_roll
     await assert_same_views(client, a, twin, b)
@@ -173,10 +222,10 @@ async def test_a_second_rewind_to_an_earlier_command(
     log = {e["seq"]: e for e in await record(client, a)}
     # the second rewind voids what was still in force after its target: the rest of the first
     # branch and the commands after the first rewind, never the first rewound event itself
-    assert log[second["seq"]]["data"]["voided"] == [played[3].last_seq + 1, more[-1].last_seq]
+    assert log[second["seq"]]["data"]["voided"] == [played[2].last_seq + 1, more[-1].last_seq]
     assert not log[first["seq"]].get("voided")
     for seq, e in log.items():
-        expect_voided = played[3].last_seq < seq < second["seq"] and e["type"] != "rewound"
+        expect_voided = played[2].last_seq < seq < second["seq"] and e["type"] != "rewound"
         assert bool(e.get("voided")) is expect_voided, e
 
 
@@ -194,7 +243,7 @@ async def test_a_rewind_after_a_pause_keeps_the_pause_and_no_seat_event_is_voide
     paused = await referee_ok(client, a, "pause", {"reason": "checking a disputed ping"})
     assert paused["paused"] is True
 
-    to_seq = played[3].last_seq
+    to_seq = played[2].last_seq  # the move before the ping (its window is no rewind point)
     rewound = await referee_ok(client, a, "rewind", {"to_seq": to_seq, "reason": "the ping"})
     assert rewound["paused"] is True and rewound["phase"]["awaiting"] == []
     for seat in SEATS:
@@ -217,9 +266,11 @@ async def test_a_rewind_after_a_pause_keeps_the_pause_and_no_seat_event_is_voide
     assert (await api_view(client, a, "B"))["you"] == "B"
 
     # the state is the twin's; after the resume so are the views, and play goes on
-    await replay_commands(twin, b, played[:4])
+    await replay_commands(twin, b, played[:3])
     assert_same_state(
-        await stored_state(db_url, GID), await stored_state(twin_db_url, GID), ("seq", "next_roll")
+        await stored_state(db_url, GID),
+        known(await stored_state(twin_db_url, GID), log),
+        ("seq", "next_roll"),
     )
     await referee_ok(client, a, "resume", {"reason": "ping confirmed"})
     await assert_same_views(client, a, twin, b, seats=False)
@@ -254,7 +305,7 @@ async def test_rewind_refusals_change_nothing(client: httpx.AsyncClient) -> None
 async def test_a_retry_of_a_voided_command_is_refused(client: httpx.AsyncClient) -> None:
     a = await referee_game(client)
     played = await play(client, a, 8, keys="cmd")
-    cut = 4
+    cut = 3  # the end of a move (the ping's end opens a fire window: no rewind point)
     await referee_ok(client, a, "rewind", {"to_seq": played[cut - 1].last_seq, "reason": "oops"})
     after = await record(client, a)
 

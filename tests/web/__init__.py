@@ -184,11 +184,13 @@ async def create_game(
 ) -> Game:
     """``POST /api/v1/games`` (with the id fixed if given); claims the invites named in
     ``claim`` (all of them when None)."""
+    # only the admin may choose the seed (RULES §12)
+    headers = ADMIN_AUTH if "seed" in body else {}
     if game_id is not None:
         with mock.patch("app.play.tokens.new_id", return_value=game_id):
-            r = await client.post(f"{API}/games", json=dict(body))
+            r = await client.post(f"{API}/games", json=dict(body), headers=headers)
     else:
-        r = await client.post(f"{API}/games", json=dict(body))
+        r = await client.post(f"{API}/games", json=dict(body), headers=headers)
     assert r.status_code == 201, r.text
     created = r.json()
     game = Game(created["game_id"], {created["side"]: created["token"]}, dict(created["invites"]))

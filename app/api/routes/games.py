@@ -52,11 +52,12 @@ def _new_game(body: CreateGameIn) -> NewGame:
     "/games",
     status_code=201,
     response_model=CreateGameOut,
-    responses=documented(400, 404, 413, 422),
+    responses=documented(400, 401, 404, 413, 422),
     summary="Create a game and take a seat",
 )
-async def create_game(body: CreateGameIn, service: ServiceDep) -> dict[str, Any]:
-    return await service.create_game(_new_game(body))
+async def create_game(body: CreateGameIn, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    # the token matters only for a chosen seed (admin only); any caller may create a game
+    return await service.create_game(_new_game(body), token)
 
 
 @router.get(
@@ -120,7 +121,7 @@ async def post_command(
     "/games/{game_id}/record",
     response_model=RecordOut,
     responses=documented(401, 403, 404, 422),
-    summary="The whole record: every event unredacted, the seed, the designs",
+    summary="The whole record: every event unredacted, the designs, the seed (after the end)",
 )
 async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     return await service.record(game_id, token)
