@@ -25,7 +25,8 @@ from types import MappingProxyType
 # How the hits of a weapon become damage (RULES §8; C1.iv separates hits from damage).
 STANDARD = "standard"  # 1 damage per hit; armour first; reroll hits go past armour to the hull
 HEAVY = "heavy"  # as standard, but each hit does 1d6 - 2 - screen level (C1.2)
-PENETRATING = "penetrating"  # each hit does 1d6 to the hull: ignores armour and screens (C1.9)
+# each hit does 1d6 to the hull past armour (C1.9); the to-hit dice still read screens (C1.i)
+PENETRATING = "penetrating"
 TORPEDO = "torpedo"  # one to-hit d6; a hit does Xd6 to the hull, ignoring screens and armour
 FUSION = "fusion"  # one to-hit d6; a hit rolls beam dice of damage (screens count, armour first)
 NEEDLE = "needle"  # a die per needle at a named system: 5 = 1 damage, 6 = 1 + system destroyed
@@ -35,7 +36,8 @@ DAMAGE_PATHS: Mapping[str, str] = MappingProxyType(
     {
         STANDARD: "1 per hit; armour first, reroll hits past armour to the hull",
         HEAVY: "1d6 - 2 - screen level per hit (at least 0); armour first, reroll hits past it",
-        PENETRATING: "1d6 per hit, penetrating: straight to the hull, ignores armour and screens",
+        PENETRATING: "1d6 per hit, penetrating: straight to the hull past armour (screens "
+        "reduce the hits, not the damage)",
         TORPEDO: "a hit does Xd6 (X = class, 1 when unclassed) to the hull; "
         "ignores screens and armour",
         FUSION: "a hit rolls the band's beam dice against screens; armour first, "
@@ -348,8 +350,8 @@ _ROWS: tuple[SystemType, ...] = (
         type="graser",
         label="graser",
         section="C1.9",
-        summary="n BD* to hit in the first band (screens ignored), one fewer per band; each hit "
-        "does 1d6 penetrating damage",
+        summary="n BD* to hit in the first band (read against screens), one fewer per band; "
+        "each hit does 1d6 penetrating damage",
         mass_rule="class 1: 2 / 3 / 4 for 1 / 3 / 6 arcs; class 2: 9 + 3 per extra arc; "
         "class 3: 24 + 6 per extra arc",
         cost_rule="3 × mass",
@@ -359,6 +361,8 @@ _ROWS: tuple[SystemType, ...] = (
         weak_arcs=True,
         arc_mass=graser_mass,
         damage=PENETRATING,
+        # C1.9 says nothing of screens, so they count against the to-hit dice (C1.i)
+        screens=True,
         extra={"band_width": {1: 12.0, 2: 18.0, 3: 24.0}},
         decisions=(
             "range bands of 12 / 18 / 24 mu for classes 1 / 2 / 3 (FB2 practice)",

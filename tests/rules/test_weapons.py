@@ -226,15 +226,22 @@ def test_heavy_beam_each_hit_does_1d6_minus_2_minus_screen() -> None:
     assert "damage" not in types(events)
 
 
-def test_graser_reads_screen_0_and_penetrates_armour() -> None:
+def test_graser_to_hit_reads_screens_and_damage_penetrates_armour() -> None:
+    # C1.i: the graser says nothing about screens, so its to-hit dice read the screen column;
+    # only its damage penetrates (C1.9)
     state = duel(armed(w("g-1", "graser", 1)), target(screen=2, armour=3, hull=40), 10.0)
     options = fire_options(state, "A")
-    assert options[0]["screen"] == 0 and options[0]["path"] == "penetrating"
-    state, events = volley(state, [shot("g-1")], [4, 5])  # a 4 hits at screen 0; 1d6 = 5
+    assert options[0]["screen"] == 2 and options[0]["path"] == "penetrating"
+    _, events = volley(state, [shot("g-1")], [4])  # a 4 scores nothing against screen 2
     r = resolved(events)
-    assert (r["screen"], r["hits"], r["damage_rolled"], r["hull_damage"]) == (0, 1, [5], 5)
+    assert (r["screen"], r["hits"], r["damage_rolled"], r["hull_damage"]) == (2, 0, [], 0)
+    assert "damage" not in types(events)
+    # a 6 is 1 hit at screen 2; its reroll 4 reads screen 0: 1 more; 1d6 each past armour
+    state, events = volley(state, [shot("g-1")], [6, 4, 5, 3])
+    r = resolved(events)
+    assert (r["hits"], r["reroll_hits"], r["damage_rolled"], r["hull_damage"]) == (1, 1, [5, 3], 8)
     damage = only(events, "damage").data
-    assert (damage["armour_lost"], damage["hull_lost"]) == (0, 5)
+    assert (damage["armour_lost"], damage["hull_lost"]) == (0, 8)
     # a class-2 graser's bands are 18 mu: at 20 mu it rolls 1BD*
     state = duel(armed(w("g-2", "graser", 2)), target(hull=40), 20.0)
     _, events = volley(state, [shot("g-2")], [6, 1, 3, 4])
