@@ -713,6 +713,11 @@ def threshold_numbers(hull_rows: int) -> tuple[int, ...]:
     return tuple(7 - r for r in range(1, hull_rows))
 
 
+def core_threshold_numbers(hull_rows: int) -> tuple[int, ...]:
+    """What the core systems need at each of those checks: one more (RULES §8, C8.1)."""
+    return tuple(n + 1 for n in threshold_numbers(hull_rows))
+
+
 # -- firing profiles -------------------------------------------------------------------------
 _TORPEDO_WIDTH = {
     "pulse_torpedo": 6.0,
@@ -830,14 +835,19 @@ def render_markdown() -> str:
         "- Hull integrity: 10–50% of the design's mass (TMF), 1 mass per box.",
         "- Armour: 1 mass and 2 points per box; ordinary hits take armour first.",
         "",
-        "| hull rows | points per hull box | threshold checks |",
-        "| --- | --- | --- |",
+        "| hull rows | points per hull box | threshold checks | core systems fail on |",
+        "| --- | --- | --- | --- |",
     ]
     for rows, (num, den) in HULL_ROW_COST.items():
         cost = f"{num / den:g}"
         checks = ", ".join(f"{n}+" for n in threshold_numbers(rows))
-        out.append(f"| {rows} | {cost} (halves up) | {checks} |")
+        core = ", ".join(f"{n}+" for n in core_threshold_numbers(rows))
+        out.append(f"| {rows} | {cost} (halves up) | {checks} | {core} |")
     out += [
+        "",
+        "- The core systems (power core, bridge, life support) roll as one system and fail on "
+        "one more than the row's number; the +1 per further row finished in the same batch "
+        "is added to every die, theirs too.",
         "",
         f"- Stealth hull level 1–{MAX_STEALTH}: +{STEALTH_COST_PER_BOX} points per hull or "
         "armour box per level, no mass. Weapons aimed at the ship use range bands × 5/6 "
