@@ -32,6 +32,7 @@ from app.rules.errors import NoCriticalCore
 from app.rules.state import GameState, ShipState
 from app.rules.systems import core_threshold_numbers
 from tests.rules.helpers import (
+    activate,
     all_of,
     end,
     fire,
@@ -674,17 +675,27 @@ def test_life_support_failure_abandons_ship() -> None:
     assert (a1.status, a1.abandoned, a1.out_reason) == ("out_of_play", True, "life_support_failed")
 
 
-def test_out_of_control_counts_down_at_the_end_of_each_turn() -> None:
-    state = setup_game(["scout", "scout"], ["scout"])
+def test_out_of_control_counts_the_ships_own_activations() -> None:
+    """RULES §8: out of control for N drifts through the ship's next N activations; a hit
+    after it activated this turn still costs it N, and the end of a turn counts nothing."""
+    state = setup_game(["scout", "scout"], ["scout"])  # A first (2 v 1)
+    state, _ = play(state, "A", move("a1"))
+    state, _ = play(state, "A", end("a1"))
     state = with_system(state, "a1", "bridge", "damaged")
-    state = with_ship(state, "a1", out_of_control=2)
-    damaged_dc = [1]  # a1's one party fails on the bridge each turn
-    for turns_left_after, regained in ((1, []), (0, ["a1"])):
-        state, events = quiet_turn(state, damaged_dc)
-        assert only(events, "turn_ended").data["regained_control"] == regained
-        assert state.ship("a1").out_of_control == turns_left_after
+    state = with_ship(state, "a1", out_of_control=2)  # hit after it activated
+    damaged_dc = [1]  # a1's one party fails on the bridge
+    state, events = quiet_turn(state, damaged_dc)
+    assert only(events, "turn_ended").data["regained_control"] == []
+    assert state.ship("a1").out_of_control == 2 and state.turn == 2
+    for left in (1, 0):
+        state, events = play(state, "A", activate("a1"))
+        drifted = only(events, "activation_ended").data
+        assert (drifted["reason"], drifted["out_of_control"]) == ("out_of_control", left)
+        assert drifted.get("regained_control", False) is (left == 0)
+        assert state.ship("a1").out_of_control == left
+        state, _ = quiet_turn(state, damaged_dc if left else [])
     a1 = state.ship("a1")
-    assert a1.in_control and a1.system("bridge").status == "ok"
+    assert a1.in_control and a1.system("bridge").status == "ok" and state.turn == 4
 
 
 def test_a_destroyed_bridge_stays_destroyed() -> None:

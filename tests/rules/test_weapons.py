@@ -28,8 +28,10 @@ from app.rules.state import FIRE, GameState, Phase
 from app.rules.weapons import bands, dice_at
 from tests.rules.helpers import (
     all_of,
+    end,
     gunship,
     live,
+    move,
     only,
     play,
     setup_game,
@@ -603,7 +605,7 @@ def test_a_bridge_hit_picks_one_of_two_bridges() -> None:
     assert hit["system"] == "bridge" and "bridge_roll" not in hit
 
 
-def test_command_bridge_is_core_and_comes_back() -> None:
+def test_command_bridge_is_core_and_comes_back_after_the_ships_own_activations() -> None:
     from app.rules.damage import threshold_candidates
     from app.rules.evolve import evolve
 
@@ -615,19 +617,16 @@ def test_command_bridge_is_core_and_comes_back() -> None:
     state = evolve(state, Event(state.seq + 1, 1, "system_damaged", hit))
     b1 = state.ship("b1")
     assert (b1.system("cb-1").status, b1.command_bridge_out, b1.in_control) == ("damaged", 1, True)
-    state = evolve(
-        state,
-        Event(
-            state.seq + 1,
-            1,
-            "turn_ended",
-            {
-                "turn": 1,
-                "regained_control": [],
-                "life_support_failed": [],
-                "command_bridge_restored": ["b1"],
-            },
-        ),
-    )
+    # the end of a turn does not count (RULES §8: the ship's own activations do)
+    ended = {"turn": 1, "regained_control": [], "life_support_failed": []}
+    state = evolve(state, Event(state.seq + 1, 1, "turn_ended", ended))
+    assert state.ship("b1").system("cb-1").status == "damaged"
+    # its next activation is the one it is knocked out for; at its end the bridge is back
+    state = replace(state, phase=Phase(step="activate", side="B"))
+    state, events = play(state, "B", move("b1"))
+    assert events[0].data == {"side": "B", "ship": "b1", "command_bridge_out": 0}
+    assert state.ship("b1").system("cb-1").status == "damaged"
+    state, events = play(state, "B", end("b1"))
+    assert events[0].data["command_bridge_restored"] is True
     b1 = state.ship("b1")
     assert (b1.system("cb-1").status, b1.command_bridge_out) == ("ok", 0)
