@@ -351,6 +351,13 @@ def test_heavy_needle_two_sixes_destroy_and_reroll_past_armour() -> None:
     )
     assert only(events, "damage").data["armour_lost"] == 0
     assert state.ship("b1").system("fc-1").status == "destroyed"
+    # docs/rules.md: the two 6s do 1 hull box between them, so a missed reroll leaves 1 in all,
+    # a 4 or 5 makes 2; a 6 and a 5 do 1 each (2) and destroy the system, with no reroll
+    for dice, hull in (([6, 6, 3], 1), ([6, 6, 5], 2), ([6, 5], 2)):
+        fresh = duel(armed(w("hn-1", "heavy_needle")), target(armour=3), 10.0)
+        fresh, events = volley(fresh, [shot("hn-1", "fc-1")], dice)
+        assert resolved(events)["hull_damage"] == hull, dice
+        assert fresh.ship("b1").system("fc-1").status == "destroyed"
     # two 6s against the drive, a two-hit system, destroy it outright: each die does its 1
     # damage, and no reroll (C1.8 gives that to other systems)
     state = duel(armed(w("hn-1", "heavy_needle")), target(), 10.0)
@@ -572,6 +579,23 @@ def test_stealthed_target_and_firer_in_battle() -> None:
     far = duel(a, target(), 30.0)
     assert fire_options(far, "A") == []
     assert refused(far, [shot("beam-1")]).code == "out_of_range"
+
+
+def test_a_ship_that_lost_its_stealth_keeps_its_passive_fire_control() -> None:
+    """Decision (C8.2): the 24 mu limit comes with the passive fire control a stealth design
+    carries; hull damage takes the stealth away, not that fire control."""
+    a = armed(w("beam-1", "beam", 3), stealth=1)  # hull 12 in rows of 3: lost after row 2
+    state = with_ship(duel(a, target(), 30.0), "a1", hull_lost=6)
+    assert cap.stealth(state, state.ship("a1")) == 0
+    assert fire_options(state, "A") == []
+    err = refused(state, [shot("beam-1")])
+    assert err.code == "out_of_range" and "passive fire control: 24 mu at most" in err.detail
+    # its own weapons' reach, as its owner sees it, ends at 24 mu too
+    mine = next(s for s in view(state, "A")["ships"] if s["id"] == "a1")
+    assert [b["to"] for b in mine["weapons"][0]["bands"]] == [12.0, 24.0]
+    # within 24 mu it fires as before
+    near = with_ship(duel(a, target(), 20.0), "a1", hull_lost=6)
+    assert [o["dice"] for o in fire_options(near, "A")] == ["2BD*"]
 
 
 # -- command bridge ----------------------------------------------------------------------------
