@@ -295,9 +295,14 @@ _ROWS: tuple[SystemType, ...] = (
         classes=(1, 2, 3, 4),
         max_arcs=6,
         all_arcs=True,
+        weak_arcs=True,
         arc_mass=beam_mass,
         damage=EMP,
         screens=True,
+        decisions=(
+            "weak arcs as for the standard beam (C1.3 allows them on other weapons; C1.5 makes "
+            "EMP a standard beam for hitting, mass and cost)",
+        ),
     ),
     _weapon(
         type="needle",

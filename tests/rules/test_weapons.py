@@ -25,6 +25,7 @@ from app.rules.fog import redact, view
 from app.rules.record import dice_values
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import FIRE, GameState, Phase
+from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, dice_at
 from tests.rules.helpers import (
     all_of,
@@ -596,6 +597,26 @@ def test_a_ship_that_lost_its_stealth_keeps_its_passive_fire_control() -> None:
     # within 24 mu it fires as before
     near = with_ship(duel(a, target(), 20.0), "a1", hull_lost=6)
     assert [o["dice"] for o in fire_options(near, "A")] == ["2BD*"]
+
+
+def test_emp_projectors_take_weak_arcs_like_beams() -> None:
+    """Decision (C1.3 lets weapons other than beams buy weak arcs; C1.5 makes EMP a standard
+    beam for hitting, mass and cost): an EMP projector may buy weak arcs, priced and fired as a
+    beam's."""
+    row = SYSTEMS["emp"]
+    assert row.weak_arcs and "weak_arcs" in row.fields
+    emp = w("emp-1", "emp", 3, weak_arcs=("FP", "FS"))
+    design = armed(emp)
+    assert design.problems() == []
+    # C1.3's class-3 example: 4 + 2 × ½ = 5 mass, 15 points
+    assert (emp.mass(design.mass), emp.points(design.mass)) == (5, 15)
+    # a target only in the weak arcs is fired at as class 2: 2BD* in the first band
+    state = duel(design, target(), 6.0, b_x=6.0)  # 8.5 mu, 45° off the bow: FS
+    assert [
+        (o["weapon"], o["class"], o["dice"], o.get("weak_arc")) for o in fire_options(state, "A")
+    ] == [("emp-1", 2, "2BD*", True)]
+    state, events = volley(state, [shot("emp-1")], [5, 5, 6, 6])  # drive and fc-1 hold
+    assert only(events, "emp").data["hits"] == 2
 
 
 # -- command bridge ----------------------------------------------------------------------------
