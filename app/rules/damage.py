@@ -325,9 +325,16 @@ def damage_control(state: GameState, ship: ShipState, roller: Roller) -> dict[st
     return {"ship": ship.id, "parties": parties, "attempts": attempts, "rolls": roller.since(mark)}
 
 
+EXPLOSION_NEEDED = 5  # a critical core explodes on 5 or 6 (C8.1)
+
+
 def explosion_needed(ship: ShipState) -> int:
-    """5+ while crewed; after abandoning, one less for every roll already made (it WILL go)."""
-    return 5 - ship.explosion_rolls if ship.abandoned else 5
+    """5+ while crewed. Decision (C8.1): once the crew has abandoned ship nobody damps the core,
+    so the number has dropped by one at the very first roll without them: 4+, then 3+, 2+ and
+    1+ (it will go)."""
+    if not ship.abandoned:
+        return EXPLOSION_NEEDED
+    return max(1, EXPLOSION_NEEDED - 1 - ship.explosion_rolls)
 
 
 def core_roll(ship: ShipState, d6: Callable[[], int]) -> tuple[int, int, bool]:

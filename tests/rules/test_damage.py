@@ -583,7 +583,8 @@ def test_explosion_numbers() -> None:
         explosion_needed(with_ship(state, "a1", abandoned=True, explosion_rolls=n).ship("a1"))
         for n in range(5)
     ]
-    assert abandoned == [5, 4, 3, 2, 1]
+    # decision (C8.1): with no crew to damp it the number has dropped by the first roll
+    assert abandoned == [4, 3, 2, 1, 1]
 
 
 def _core_game() -> GameState:
@@ -643,11 +644,11 @@ def test_abandoned_ship_rolls_lower_each_turn_until_it_goes() -> None:
     assert a1.core_critical  # still critical: it keeps rolling
     # no damage control for an abandoned ship; one ship in play each: a roll-off every turn
     rolled = []
-    for die in (4, 3, 2, 1, 1):
+    for die in (3, 2, 1, 1):
         state, events = quiet_turn(state, [die, 6, 1])
         roll = only(events, "core_roll").data
         rolled.append((roll["needed"], roll["die"], roll["exploded"]))
-    assert rolled == [(5, 4, False), (4, 3, False), (3, 2, False), (2, 1, False), (1, 1, True)]
+    assert rolled == [(4, 3, False), (3, 2, False), (2, 1, False), (1, 1, True)]
     assert state.ship("a1").status == "destroyed"
     assert "damage_control" not in types(events)
 
