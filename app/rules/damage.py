@@ -76,6 +76,12 @@ def threshold_number(row: int) -> int:
     return 7 - row
 
 
+def core_threshold_number(row: int) -> int:
+    """The core systems fail only on one more than the row's number (RULES §8 as corrected,
+    Fleet Book 1): 7+ at the first threshold (never), 6+ at the second, ..."""
+    return threshold_number(row) + 1
+
+
 def apply_hits(state: GameState, ship: ShipState, hits: int, hull_hits: int) -> dict[str, Any]:
     """One batch of damage: ordinary hits take armour first, ``hull_hits`` go past it."""
     design = state.design_of(ship)
@@ -117,7 +123,8 @@ def threshold_candidates(ship: ShipState) -> list[str]:
 def threshold_check(
     ship: ShipState, rows: list[int], roller: Roller
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """One check for the last row finished, +1 per further row of the same batch.
+    """One check for the last row finished, +1 per further row of the same batch (to every
+    die, the core systems' too). Each result carries the number it ``needed``.
 
     Returns the ``threshold_check`` payload and one ``system_damaged`` payload per failure.
     """
@@ -129,10 +136,18 @@ def threshold_check(
     failed: list[str] = []
     for system_id in threshold_candidates(ship):
         die = roller.d6()
-        # core systems add +1 to their die (RULES §8)
-        modified = die + bonus + (1 if system_id == CORE_GROUP else 0)
-        fail = modified >= number
-        results.append({"system": system_id, "die": die, "modified": modified, "failed": fail})
+        modified = die + bonus
+        needed = core_threshold_number(row) if system_id == CORE_GROUP else number
+        fail = modified >= needed
+        results.append(
+            {
+                "system": system_id,
+                "die": die,
+                "modified": modified,
+                "needed": needed,
+                "failed": fail,
+            }
+        )
         if fail:
             failed.append(system_id)
     check = {
@@ -311,9 +326,16 @@ def damage_control(state: GameState, ship: ShipState, roller: Roller) -> dict[st
     return {"ship": ship.id, "parties": parties, "attempts": attempts, "rolls": roller.since(mark)}
 
 
+EXPLOSION_NEEDED = 5  # a critical core explodes on 5 or 6 (C8.1)
+
+
 def explosion_needed(ship: ShipState) -> int:
-    """5+ while crewed; after abandoning, one less for every roll already made (it WILL go)."""
-    return 5 - ship.explosion_rolls if ship.abandoned else 5
+    """5+ while crewed. Decision (C8.1): once the crew has abandoned ship nobody damps the core,
+    so the number has dropped by one at the very first roll without them: 4+, then 3+, 2+ and
+    1+ (it will go)."""
+    if not ship.abandoned:
+        return EXPLOSION_NEEDED
+    return max(1, EXPLOSION_NEEDED - 1 - ship.explosion_rolls)
 
 
 def core_roll(ship: ShipState, d6: Callable[[], int]) -> tuple[int, int, bool]:

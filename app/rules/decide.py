@@ -97,10 +97,26 @@ class _Builder:
         self.events: list[Event] = []
 
     def emit(self, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+        if kind in ("activation_started", "activation_ended"):
+            data = _command_bridge_count(self.state, kind, data)
         event = Event(self.state.seq + 1, self.state.turn if turn is None else turn, kind, data)
         self.state = evolve(self.state, event)
         self.events.append(event)
         return event
+
+
+def _command_bridge_count(state: GameState, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A knocked-out command bridge counts the ship's own activations, like the bridge (RULES §8,
+    C3.7): each activation that starts with it out is one of them (``command_bridge_out`` then
+    says how many are left after this one), and it is back when the last one ends."""
+    ship = state.ship(data["ship"])
+    if kind == "activation_started" and ship.command_bridge_out > 0:
+        return {**data, "command_bridge_out": ship.command_bridge_out - 1}
+    # a damaged command bridge always has a count, so 0 here means its last activation ended
+    damaged = any(s.status == "damaged" for s in ship.systems_of(dmg.COMMAND_BRIDGE))
+    if kind == "activation_ended" and ship.command_bridge_out == 0 and damaged:
+        return {**data, "command_bridge_restored": True}
+    return data
 
 
 def decide(
@@ -259,7 +275,7 @@ def _activate(b: _Builder, seat: str, cmd: Activate) -> None:
     _check_activatable(b.state, ship)
     b.emit("activation_started", {"side": seat, "ship": ship.id})
     if ship.out_of_control:
-        _drift(b, b.state.ship(ship.id))
+        _drift(b, b.state.ship(ship.id), counted=True)
 
 
 def _ping(b: _Builder, seat: str, cmd: Ping) -> None:
@@ -379,11 +395,21 @@ def _drift_move(b: _Builder, ship: ShipState) -> MoveResult:
     return result
 
 
-def _drift(b: _Builder, ship: ShipState) -> None:
-    """An out-of-control ship keeps its course and speed; its activation ends there."""
+def _drift(b: _Builder, ship: ShipState, counted: bool = False) -> None:
+    """An out-of-control ship keeps its course and speed; its activation ends there.
+
+    ``counted``: an activation that began out of control, one of the N it drifts through (RULES
+    §8); control comes back when the last one ends. A ship that loses its bridge during its own
+    activation drifts for the rest of it, and that activation is not one of the N.
+    """
     result = _drift_move(b, ship)
     reason = "left" if _after_move(b, ship.id, result) else "out_of_control"
-    b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": reason})
+    ended: dict[str, Any] = {"ship": ship.id, "overwatch": False, "reason": reason}
+    if counted and reason == "out_of_control":
+        ended["out_of_control"] = ship.out_of_control - 1
+        if ship.out_of_control == 1:
+            ended["regained_control"] = True
+    b.emit("activation_ended", ended)
 
 
 def _end_activation(b: _Builder, seat: str, cmd: EndActivation) -> None:
@@ -598,32 +624,23 @@ def _drift_hulks(b: _Builder) -> None:
 
 
 def _end_turn(b: _Builder) -> None:
-    """Hulks drift, then damage control, then countdowns; locks and weapons fired reset (in
-    evolve)."""
+    """Hulks drift, then damage control, then the life-support countdown; locks and weapons
+    fired reset (in evolve)."""
     _drift_hulks(b)
     for ship in b.state.ships:
         repairs = dmg.damage_control(b.state, ship, b.roller)
         if repairs is not None:
             b.emit("damage_control", repairs)
-    regained, failed, restored = [], [], []
-    for ship in b.state.ships:
-        if ship.status == OUT_OF_PLAY and ship.crew_aboard and ship.life_support_turns == 1:
-            failed.append(ship.id)  # a hulk's crew still breathes on its life support
-        if ship.status != "active":
-            continue
-        if ship.out_of_control == 1:
-            regained.append(ship.id)
-        if ship.life_support_turns == 1:
-            failed.append(ship.id)
-        if ship.command_bridge_out == 1:
-            restored.append(ship.id)
-    payload: dict[str, Any] = {
-        "turn": b.state.turn,
-        "regained_control": regained,
-        "life_support_failed": failed,
-    }
-    if restored:
-        payload["command_bridge_restored"] = restored
+    failed = [
+        s.id
+        for s in b.state.ships
+        if s.life_support_turns == 1
+        # a hulk's crew still breathes on its life support
+        and (s.status == "active" or (s.status == OUT_OF_PLAY and s.crew_aboard))
+    ]
+    # out of control and a knocked-out command bridge count activations, not turns (RULES §8):
+    # control comes back in ``activation_ended``; the list stays, empty, for older readers
+    payload = {"turn": b.state.turn, "regained_control": [], "life_support_failed": failed}
     b.emit("turn_ended", payload)
 
 

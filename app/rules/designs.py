@@ -399,11 +399,38 @@ class Design:
             out.append(
                 f"hull {self.hull} is above 50% of mass {self.mass}: use at most {high} boxes"
             )
+        elif self.hull < self.hull_rows and self._frame_in_range():
+            out.append(self._empty_rows_problem(high))
         if self.armour < 0:
             out.append(f"armour {self.armour} is negative: use 0 or more boxes")
         if not 0 <= self.stealth <= MAX_STEALTH:
             out.append(f"stealth {self.stealth} is outside 0..{MAX_STEALTH}: choose 0, 1 or 2")
         return out
+
+    def _frame_in_range(self) -> bool:
+        return (
+            MIN_MASS <= self.mass <= MAX_MASS and MIN_HULL_ROWS <= self.hull_rows <= MAX_HULL_ROWS
+        )
+
+    def _empty_rows_problem(self, most_boxes: int) -> str:
+        """RULES §13: at least one box in every hull row; a row without one would buy the
+        cheaper price of a longer hull for a hull that behaves like fewer rows."""
+        fixes = []
+        if self.hull_rows <= most_boxes:
+            fixes.append(f"use at least {self.hull_rows} boxes")
+        if self.hull >= MIN_HULL_ROWS:
+            fixes.append(f"at most {self.hull} rows")
+        elif most_boxes >= MIN_HULL_ROWS and self.hull_rows > MIN_HULL_ROWS:
+            fixes.append(f"{MIN_HULL_ROWS} rows and {MIN_HULL_ROWS} boxes")
+        if not fixes:  # not even 3 boxes fit in 50% of the mass
+            fixes.append(
+                f"raise the mass to at least {2 * MIN_HULL_ROWS} ({MIN_HULL_ROWS} rows need "
+                f"{MIN_HULL_ROWS} boxes, at most 50% of the mass)"
+            )
+        return (
+            f"hull {self.hull} is spread over {self.hull_rows} rows, but every row needs a box: "
+            + " or ".join(fixes)
+        )
 
     def _system_problems(self) -> list[str]:
         out: list[str] = []

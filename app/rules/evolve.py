@@ -142,6 +142,8 @@ def _core_roll(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
 
 def _activation_started(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+    if "command_bridge_out" in d:  # one of the activations it is knocked out for (C3.7)
+        state = _ship(state, d, lambda s: replace(s, command_bridge_out=d["command_bridge_out"]))
     return replace(state, phase=Phase(step=START, side=d["side"], ship=d["ship"]))
 
 
@@ -185,7 +187,19 @@ def _ship_left(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
 
 def _activation_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    state = _ship(state, d, lambda s: replace(s, activated=True, overwatch=d["overwatch"]))
+    def end(s: ShipState) -> ShipState:
+        s = replace(s, activated=True, overwatch=d["overwatch"])
+        if "out_of_control" in d:  # a drifting activation counted (RULES §8)
+            s = replace(s, out_of_control=d["out_of_control"])
+        if d.get("regained_control"):
+            s = _set_system(s, "bridge", "ok")
+        if d.get("command_bridge_restored"):
+            for cb in s.systems_of("command_bridge"):
+                if cb.status == "damaged":
+                    s = _set_system(s, cb.id, "ok")
+        return s
+
+    state = _ship(state, d, end)
     last = state.phase.side or state.ship(d["ship"]).side
     # sides alternate; when one has no unactivated ship left the other goes on alone
     return _hand_on(state, (other_side(last), last))
@@ -342,24 +356,12 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
 
 
 def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    regained = set(d["regained_control"])
     failed = set(d["life_support_failed"])
-    restored = set(d.get("command_bridge_restored", ()))
 
     def tick(s: ShipState) -> ShipState:
         s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
         if s.status != "active":
             return _hulk_life_support(s, failed) if s.crew_aboard else s
-        if s.out_of_control:
-            s = replace(s, out_of_control=s.out_of_control - 1)
-            if s.id in regained:
-                s = _set_system(s, "bridge", "ok")
-        if s.command_bridge_out:
-            s = replace(s, command_bridge_out=s.command_bridge_out - 1)
-            if s.id in restored:
-                for cb in s.systems_of("command_bridge"):
-                    if cb.status == "damaged":
-                        s = _set_system(s, cb.id, "ok")
         if s.life_support_turns is not None:
             s = replace(s, life_support_turns=s.life_support_turns - 1)
             if s.id in failed:

@@ -50,6 +50,7 @@ from app.rules.weapons import (
     dice_at,
     effective_class,
     is_weapon,
+    passive_fire_control,
     screens_apply,
     targets_system,
 )
@@ -156,7 +157,7 @@ def aim(
         weak=weak,
         mode=mode,
         target_stealth=target_stealth,
-        firer_stealth=stealth(state, ship),
+        firer_stealth=passive_fire_control(state.design_of(ship)),
     )
     if at is None:
         return None
@@ -270,8 +271,8 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
                 )
             rng = distance(ship.position, target.position)
             why = ""
-            if stealth(state, ship):
-                why = " (a stealthed ship fires through passive fire control: 24 mu at most)"
+            if passive_fire_control(state.design_of(ship)):
+                why = " (a stealth design fires through passive fire control: 24 mu at most)"
             elif stealth(state, target):
                 factor = "5/6" if stealth(state, target) == 1 else "2/3"
                 why = f" (its stealth shrinks the range bands to {factor})"

@@ -29,7 +29,7 @@ from app.rules.state import (
     ShipState,
 )
 from app.rules.systems import SYSTEMS
-from app.rules.weapons import bands, damage_path, screens_apply
+from app.rules.weapons import bands, damage_path, passive_fire_control, screens_apply
 
 # events whose full form belongs to one side (and the referee); the others get a public stub
 _OWNED_BY_SIDE = {"deployed", "fire_declared"}
@@ -321,7 +321,7 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
     """The owner's (and referee's) knowledge of their ship: position, motion, orders, weapons."""
     design = state.design_of(ship)
     weapons = []
-    firer_stealth = cap.stealth(state, ship)
+    firer_stealth = passive_fire_control(design)  # kept after its stealth is lost (C8.2)
     for spec in cap.weapon_specs(state, ship):
         mode = cap.weapon_mode(ship, spec)
         entry: dict[str, Any] = {

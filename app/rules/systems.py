@@ -25,7 +25,8 @@ from types import MappingProxyType
 # How the hits of a weapon become damage (RULES §8; C1.iv separates hits from damage).
 STANDARD = "standard"  # 1 damage per hit; armour first; reroll hits go past armour to the hull
 HEAVY = "heavy"  # as standard, but each hit does 1d6 - 2 - screen level (C1.2)
-PENETRATING = "penetrating"  # each hit does 1d6 to the hull: ignores armour and screens (C1.9)
+# each hit does 1d6 to the hull past armour (C1.9); the to-hit dice still read screens (C1.i)
+PENETRATING = "penetrating"
 TORPEDO = "torpedo"  # one to-hit d6; a hit does Xd6 to the hull, ignoring screens and armour
 FUSION = "fusion"  # one to-hit d6; a hit rolls beam dice of damage (screens count, armour first)
 NEEDLE = "needle"  # a die per needle at a named system: 5 = 1 damage, 6 = 1 + system destroyed
@@ -35,7 +36,8 @@ DAMAGE_PATHS: Mapping[str, str] = MappingProxyType(
     {
         STANDARD: "1 per hit; armour first, reroll hits past armour to the hull",
         HEAVY: "1d6 - 2 - screen level per hit (at least 0); armour first, reroll hits past it",
-        PENETRATING: "1d6 per hit, penetrating: straight to the hull, ignores armour and screens",
+        PENETRATING: "1d6 per hit, penetrating: straight to the hull past armour (screens "
+        "reduce the hits, not the damage)",
         TORPEDO: "a hit does Xd6 (X = class, 1 when unclassed) to the hull; "
         "ignores screens and armour",
         FUSION: "a hit rolls the band's beam dice against screens; armour first, "
@@ -293,9 +295,14 @@ _ROWS: tuple[SystemType, ...] = (
         classes=(1, 2, 3, 4),
         max_arcs=6,
         all_arcs=True,
+        weak_arcs=True,
         arc_mass=beam_mass,
         damage=EMP,
         screens=True,
+        decisions=(
+            "weak arcs as for the standard beam (C1.3 allows them on other weapons; C1.5 makes "
+            "EMP a standard beam for hitting, mass and cost)",
+        ),
     ),
     _weapon(
         type="needle",
@@ -348,8 +355,8 @@ _ROWS: tuple[SystemType, ...] = (
         type="graser",
         label="graser",
         section="C1.9",
-        summary="n BD* to hit in the first band (screens ignored), one fewer per band; each hit "
-        "does 1d6 penetrating damage",
+        summary="n BD* to hit in the first band (read against screens), one fewer per band; "
+        "each hit does 1d6 penetrating damage",
         mass_rule="class 1: 2 / 3 / 4 for 1 / 3 / 6 arcs; class 2: 9 + 3 per extra arc; "
         "class 3: 24 + 6 per extra arc",
         cost_rule="3 × mass",
@@ -359,6 +366,8 @@ _ROWS: tuple[SystemType, ...] = (
         weak_arcs=True,
         arc_mass=graser_mass,
         damage=PENETRATING,
+        # C1.9 says nothing of screens, so they count against the to-hit dice (C1.i)
+        screens=True,
         extra={"band_width": {1: 12.0, 2: 18.0, 3: 24.0}},
         decisions=(
             "range bands of 12 / 18 / 24 mu for classes 1 / 2 / 3 (FB2 practice)",
@@ -709,6 +718,11 @@ def threshold_numbers(hull_rows: int) -> tuple[int, ...]:
     return tuple(7 - r for r in range(1, hull_rows))
 
 
+def core_threshold_numbers(hull_rows: int) -> tuple[int, ...]:
+    """What the core systems need at each of those checks: one more (RULES §8, C8.1)."""
+    return tuple(n + 1 for n in threshold_numbers(hull_rows))
+
+
 # -- firing profiles -------------------------------------------------------------------------
 _TORPEDO_WIDTH = {
     "pulse_torpedo": 6.0,
@@ -826,14 +840,19 @@ def render_markdown() -> str:
         "- Hull integrity: 10–50% of the design's mass (TMF), 1 mass per box.",
         "- Armour: 1 mass and 2 points per box; ordinary hits take armour first.",
         "",
-        "| hull rows | points per hull box | threshold checks |",
-        "| --- | --- | --- |",
+        "| hull rows | points per hull box | threshold checks | core systems fail on |",
+        "| --- | --- | --- | --- |",
     ]
     for rows, (num, den) in HULL_ROW_COST.items():
         cost = f"{num / den:g}"
         checks = ", ".join(f"{n}+" for n in threshold_numbers(rows))
-        out.append(f"| {rows} | {cost} (halves up) | {checks} |")
+        core = ", ".join(f"{n}+" for n in core_threshold_numbers(rows))
+        out.append(f"| {rows} | {cost} (halves up) | {checks} | {core} |")
     out += [
+        "",
+        "- The core systems (power core, bridge, life support) roll as one system and fail on "
+        "one more than the row's number; the +1 per further row finished in the same batch "
+        "is added to every die, theirs too.",
         "",
         f"- Stealth hull level 1–{MAX_STEALTH}: +{STEALTH_COST_PER_BOX} points per hull or "
         "armour box per level, no mass. Weapons aimed at the ship use range bands × 5/6 "

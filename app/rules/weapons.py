@@ -5,8 +5,8 @@ circumstances of one shot to them:
 
 * weak arcs (C1.3): a target only in a weapon's weak arcs is fired at as class − 1;
 * the target's stealth (C8.2): every band edge is multiplied by ×5/6 (level 1) or ×2/3 (level 2);
-* the firer's stealth (C8.2): a stealthed ship fires through passive fire control, never beyond
-  ``PASSIVE_FIRE_CONTROL_RANGE`` (24 mu);
+* the firer's passive fire control (C8.2): a stealth design fires through it, never beyond
+  ``PASSIVE_FIRE_CONTROL_RANGE`` (24 mu), even once hull damage took its stealth away;
 * the multi-fusion launcher's current mode.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.rules.designs import SystemSpec
+from app.rules.designs import Design, SystemSpec
 from app.rules.geometry import range_band
 from app.rules.systems import (
     PASSIVE_FIRE_CONTROL_RANGE,
@@ -64,6 +64,16 @@ def targets_system(spec: SystemSpec) -> bool:
     return SYSTEMS[spec.type].targets_system
 
 
+def passive_fire_control(design: Design) -> int:
+    """What a ship's own fire passes as ``firer_stealth``: its design's stealth level.
+
+    Decision (C8.2): "stealth ships require passive fire control"; that fire control is part of
+    the design and hull damage does not replace it, so a ship that lost its stealth still fires
+    at 24 mu at most (only the range bands of weapons aimed at it stop shrinking).
+    """
+    return design.stealth
+
+
 def effective_class(spec: SystemSpec, weak: bool) -> int | None:
     """The class a shot rolls as: one lower through a weak arc (C1.3)."""
     if spec.cls is None:
@@ -81,8 +91,9 @@ def bands(
 ) -> tuple[Band, ...]:
     """Every range band in which the weapon rolls, under the given circumstances.
 
-    Band edges shrink by the target's stealth factor; a stealthed firer's bands end at 24 mu
-    (a band straddling 24 mu is cut there).
+    Band edges shrink by the target's stealth (its level now); the bands of a firer with
+    passive fire control (``firer_stealth`` > 0, see ``passive_fire_control``) end at 24 mu (a
+    band straddling 24 mu is cut there).
     """
     if not is_weapon(spec):
         raise ValueError(f"{spec.type} is not a direct-fire weapon")

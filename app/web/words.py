@@ -160,7 +160,13 @@ class Teller:
 
     def _activation_ended(self, d: Mapping[str, Any], e: Any) -> str:
         name = _cap(self.ship(d["ship"]))
-        return f"{name}'s activation ends" + (" — on overwatch." if d["overwatch"] else ".")
+        text = f"{name}'s activation ends" + (" — on overwatch." if d["overwatch"] else ".")
+        # the countdowns run out at the end of the ship's own activation (RULES §8)
+        if d.get("regained_control"):
+            text += " Back in control."
+        if d.get("command_bridge_restored"):
+            text += " Its command bridge is back."
+        return text
 
     def _fire_window(self, d: Mapping[str, Any], e: Any) -> str:
         if not d["awaiting"]:

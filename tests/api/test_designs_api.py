@@ -275,6 +275,39 @@ async def test_every_problem_in_one_problem_json_and_nothing_saved(
         assert await session.scalar(sa.select(sa.func.count()).select_from(SavedDesign)) == 0
 
 
+async def test_more_hull_rows_than_boxes_is_refused_and_not_saved(
+    client: httpx.AsyncClient,
+) -> None:
+    """RULES §13: at least one box in every hull row. 3 boxes in 6 rows would pay 1 point a box
+    (the 6-row price) for a hull that behaves like 3 rows of 1."""
+    body = {
+        "id": "sliver",
+        "name": "Sliver",
+        "class": "courier",
+        "mass": 20,
+        "thrust": 2,
+        "hull": 3,
+        "hull_rows": 6,
+        "armour": 0,
+        "broadside": False,
+        "systems": [{"id": "fc-1", "type": "fire_control"}],
+    }
+    for path in ("/designs/validate", "/designs"):
+        r = await client.post(f"{API}{path}", json=body)
+        assert r.status_code == 422, r.text
+        assert r.headers["content-type"].startswith(PROBLEM)
+        problem = r.json()
+        assert problem["code"] == "invalid_design"
+        assert problem["problems"] == [
+            "hull 3 is spread over 6 rows, but every row needs a box: use at least 6 boxes or "
+            "at most 3 rows"
+        ]
+    assert (await client.get(f"{API}/designs/sliver")).status_code == 404
+    # the same hull in 3 rows is fine
+    r = await client.post(f"{API}/designs/validate", json={**body, "hull_rows": 3})
+    assert r.status_code == 200 and r.json()["problems"] == [], r.text
+
+
 # -- games keep copies ----------------------------------------------------------------------
 async def _game_with(client: httpx.AsyncClient, a: str, b: str) -> str:
     body = {

@@ -572,7 +572,13 @@ def test_an_out_of_control_ship_can_only_be_activated() -> None:
     state, events = play(state, "A", activate("a1"))
     assert [e.type for e in events] == ["activation_started", "ship_moved", "activation_ended"]
     assert events[1].data["drift"] is True
-    assert events[2].data == {"ship": "a1", "overwatch": False, "reason": "out_of_control"}
+    # one of the two activations it drifts through (RULES §8)
+    assert events[2].data == {
+        "ship": "a1",
+        "overwatch": False,
+        "reason": "out_of_control",
+        "out_of_control": 1,
+    }
 
 
 # -- decide: deployment checks ------------------------------------------------------------------

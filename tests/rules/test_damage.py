@@ -30,7 +30,9 @@ from app.rules.damage import (
 from app.rules.dice import Roller
 from app.rules.errors import NoCriticalCore
 from app.rules.state import GameState, ShipState
+from app.rules.systems import core_threshold_numbers
 from tests.rules.helpers import (
+    activate,
     all_of,
     end,
     fire,
@@ -170,8 +172,8 @@ def test_candidates_are_working_systems_and_the_core_group_once() -> None:
 
 def test_a_threshold_check_rolls_one_die_per_candidate() -> None:
     _, b1 = _frigate()
-    # row 2 finished: 5+ fails; core systems add +1
-    r, source = roller(5, 4, 1, 6, 2, 3, 4, 4, 3, 2)
+    # row 2 finished: 5+ fails; the core systems need one more (6)
+    r, source = roller(5, 4, 1, 6, 2, 3, 4, 6, 3, 2)
     check, failures = threshold_check(b1, [2], r)
     assert source.remaining == 0  # 8 checks, then the failed core group's pick and effect
     assert check["row"] == 2 and check["number"] == 5 and check["bonus"] == 0
@@ -184,8 +186,9 @@ def test_a_threshold_check_rolls_one_die_per_candidate() -> None:
         "pds-1": (2, 2, False),
         "ecm-1": (3, 3, False),
         "drive": (4, 4, False),
-        CORE_GROUP: (4, 5, True),
+        CORE_GROUP: (6, 6, True),
     }
+    assert [x["needed"] for x in check["results"]] == [5] * 7 + [6]
     assert check["rolls"] == list(range(8))
     # the core group picks the bridge (3): out of control for 2 turns
     assert [f["system"] for f in failures] == ["fc-1", "beam-3", "bridge"]
@@ -195,13 +198,14 @@ def test_a_threshold_check_rolls_one_die_per_candidate() -> None:
 
 def test_several_rows_in_one_batch_add_one_per_further_row() -> None:
     _, b1 = _frigate()
-    r, _ = roller(3, 3, 3, 3, 3, 3, 3, 2, 1)
+    r, _ = roller(3, 3, 3, 3, 3, 3, 3, 3, 1)
     check, failures = threshold_check(b1, [1, 2, 3], r)
-    # the last row finished (3) checks on 4+; +2 for the two further rows
+    # the last row finished (3) checks on 4+ (the core systems on 5+); +2 for the two further
+    # rows, the core systems' die included
     assert (check["row"], check["number"], check["bonus"]) == (3, 4, 2)
     assert all(x["modified"] == 5 and x["failed"] for x in check["results"][:-1])
     core = check["results"][-1]
-    assert (core["die"], core["modified"], core["failed"]) == (2, 5, True)
+    assert (core["die"], core["modified"], core["needed"], core["failed"]) == (3, 5, 5, True)
     assert failures[-1]["system"] == "core"  # picked with a 1
     assert [f["system"] for f in failures[:-1]] == [
         "fc-1",
@@ -212,6 +216,50 @@ def test_several_rows_in_one_batch_add_one_per_further_row() -> None:
         "ecm-1",
         "drive",
     ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "finished", "die", "needed", "failed"),
+    [
+        (4, [1], 6, 7, False),  # never at the first threshold of a 4-row hull
+        (4, [2], 5, 6, False),
+        (4, [2], 6, 6, True),
+        (4, [3], 4, 5, False),
+        (4, [3], 5, 5, True),
+        (4, [1, 2], 4, 6, False),  # 4 + 1 (a further row) = 5 < 6
+        (4, [1, 2], 5, 6, True),
+        (4, [1, 2, 3], 3, 5, True),  # 3 + 2 = 5
+        (3, [1], 6, 7, False),  # C8.2: 3 rows check on 6+ and 5+ only
+        (3, [2], 6, 6, True),
+        (6, [5], 3, 3, True),  # 6 rows: the fifth threshold is 2+, the core systems 3+
+        (6, [5], 2, 3, False),
+    ],
+)
+def test_core_systems_fail_on_one_more_than_the_rows_number(
+    rows: int, finished: list[int], die: int, needed: int, failed: bool
+) -> None:
+    """RULES §8 (corrected) and C8.1: the core systems roll as one system and fail only on the
+    row's number + 1; the bonus for further rows of the same batch is added to their die."""
+    design = gunship("hauler", hull=2 * rows, hull_rows=rows, systems=())
+    b1 = setup_game([gunship()], [design]).ship("b1")
+    assert threshold_candidates(b1) == ["drive", CORE_GROUP]
+    effects = (1,) if failed else ()  # the C8.1 pick: 1 = power core, no further die
+    r, source = roller(1, die, *effects)
+    check, failures = threshold_check(b1, finished, r)
+    assert source.remaining == 0
+    bonus = len(finished) - 1
+    drive, core = check["results"]
+    assert drive["needed"] == check["number"] == threshold_number(finished[-1])
+    assert core == {
+        "system": CORE_GROUP,
+        "die": die,
+        "modified": die + bonus,
+        "needed": needed,
+        "failed": failed,
+    }
+    assert [f["system"] for f in failures] == (["core"] if failed else [])
+    # the systems table (docs/systems.md) says the same
+    assert needed == core_threshold_numbers(rows)[finished[-1] - 1]
 
 
 # -- what a failure does -------------------------------------------------------------------
@@ -312,7 +360,7 @@ def test_a_threshold_check_in_a_volley() -> None:
     state, _ = play(state, "A", ping("a1"), [6, 1, 1, 1, 1, 1])
     assert state.phase.awaiting == ("A",)
     volley = [6, 5, 6, 1, 5, 2]  # 4BD*: 6 (reroll 5), 6 (reroll 1), 5, 2 -> 5 hits + 1 past armour
-    checks = [4, 1, 3, 3]  # fc-1 4+1 = 5 fails; beam-1 passes; drive passes; core 3+1+1 = 5 fails
+    checks = [4, 1, 3, 5]  # fc-1 4+1 = 5 fails; beam-1, drive pass; core 5+1 = 6 reaches its 6
     effects = [4, 3]  # the core group picks the bridge (4), out of control for 3 turns
     state, events = play(
         state, "A", fire(state.phase.window, ("a1", "beam-1", "b1")), volley + checks + effects
@@ -361,12 +409,13 @@ def test_permanently_out_of_control_is_out_of_play() -> None:
     )
     state = with_ship(with_ship(state, "b1", overwatch=False), "b2", overwatch=False)
     state, _ = play(state, "A", ping("a1"), [6, 1, 1, 1, 1, 1])
-    # 3 hull boxes: row 1 finished, 6 to fail; the core group (5 + 1) fails: bridge 2, then a 6
+    # 6 (reroll 5), 6 (reroll 1), 5, 5: 7 hull boxes, rows 1 and 2 finished: 5+ with +1; the
+    # core group (5 + 1) reaches its 6 and fails: bridge 2, then a 6
     state, events = play(
         state,
         "A",
         fire(state.phase.window, ("a1", "beam-1", "b1")),
-        [*(5, 5, 5, 1), *(1, 1, 1, 5), 2, 6],
+        [*(6, 5, 6, 1, 5, 5), *(1, 1, 1, 5), 2, 6],
     )
     bridge = only(events, "system_damaged").data
     assert bridge["permanent"] is True and bridge["status"] == "destroyed"
@@ -534,7 +583,8 @@ def test_explosion_numbers() -> None:
         explosion_needed(with_ship(state, "a1", abandoned=True, explosion_rolls=n).ship("a1"))
         for n in range(5)
     ]
-    assert abandoned == [5, 4, 3, 2, 1]
+    # decision (C8.1): with no crew to damp it the number has dropped by the first roll
+    assert abandoned == [4, 3, 2, 1, 1]
 
 
 def _core_game() -> GameState:
@@ -594,11 +644,11 @@ def test_abandoned_ship_rolls_lower_each_turn_until_it_goes() -> None:
     assert a1.core_critical  # still critical: it keeps rolling
     # no damage control for an abandoned ship; one ship in play each: a roll-off every turn
     rolled = []
-    for die in (4, 3, 2, 1, 1):
+    for die in (3, 2, 1, 1):
         state, events = quiet_turn(state, [die, 6, 1])
         roll = only(events, "core_roll").data
         rolled.append((roll["needed"], roll["die"], roll["exploded"]))
-    assert rolled == [(5, 4, False), (4, 3, False), (3, 2, False), (2, 1, False), (1, 1, True)]
+    assert rolled == [(4, 3, False), (3, 2, False), (2, 1, False), (1, 1, True)]
     assert state.ship("a1").status == "destroyed"
     assert "damage_control" not in types(events)
 
@@ -626,17 +676,27 @@ def test_life_support_failure_abandons_ship() -> None:
     assert (a1.status, a1.abandoned, a1.out_reason) == ("out_of_play", True, "life_support_failed")
 
 
-def test_out_of_control_counts_down_at_the_end_of_each_turn() -> None:
-    state = setup_game(["scout", "scout"], ["scout"])
+def test_out_of_control_counts_the_ships_own_activations() -> None:
+    """RULES §8: out of control for N drifts through the ship's next N activations; a hit
+    after it activated this turn still costs it N, and the end of a turn counts nothing."""
+    state = setup_game(["scout", "scout"], ["scout"])  # A first (2 v 1)
+    state, _ = play(state, "A", move("a1"))
+    state, _ = play(state, "A", end("a1"))
     state = with_system(state, "a1", "bridge", "damaged")
-    state = with_ship(state, "a1", out_of_control=2)
-    damaged_dc = [1]  # a1's one party fails on the bridge each turn
-    for turns_left_after, regained in ((1, []), (0, ["a1"])):
-        state, events = quiet_turn(state, damaged_dc)
-        assert only(events, "turn_ended").data["regained_control"] == regained
-        assert state.ship("a1").out_of_control == turns_left_after
+    state = with_ship(state, "a1", out_of_control=2)  # hit after it activated
+    damaged_dc = [1]  # a1's one party fails on the bridge
+    state, events = quiet_turn(state, damaged_dc)
+    assert only(events, "turn_ended").data["regained_control"] == []
+    assert state.ship("a1").out_of_control == 2 and state.turn == 2
+    for left in (1, 0):
+        state, events = play(state, "A", activate("a1"))
+        drifted = only(events, "activation_ended").data
+        assert (drifted["reason"], drifted["out_of_control"]) == ("out_of_control", left)
+        assert drifted.get("regained_control", False) is (left == 0)
+        assert state.ship("a1").out_of_control == left
+        state, _ = quiet_turn(state, damaged_dc if left else [])
     a1 = state.ship("a1")
-    assert a1.in_control and a1.system("bridge").status == "ok"
+    assert a1.in_control and a1.system("bridge").status == "ok" and state.turn == 4
 
 
 def test_a_destroyed_bridge_stays_destroyed() -> None:

@@ -413,6 +413,35 @@ def test_hull_above_fifty_percent() -> None:
     assert only_problem(base(hull=21)) == "hull 21 is above 50% of mass 40: use at most 20 boxes"
 
 
+SPREAD = "hull {} is spread over {} rows, but every row needs a box: "
+
+
+@pytest.mark.parametrize(
+    ("mass", "hull", "rows", "message"),
+    [
+        (20, 3, 4, f"{SPREAD.format(3, 4)}use at least 4 boxes or at most 3 rows"),
+        (20, 2, 6, f"{SPREAD.format(2, 6)}use at least 6 boxes or 3 rows and 3 boxes"),
+        (10, 1, 3, f"{SPREAD.format(1, 3)}use at least 3 boxes"),
+        (
+            5,
+            2,
+            3,
+            f"{SPREAD.format(2, 3)}raise the mass to at least 6 (3 rows need 3 boxes, at most "
+            "50% of the mass)",
+        ),
+    ],
+)
+def test_every_hull_row_needs_a_box(mass: int, hull: int, rows: int, message: str) -> None:
+    """RULES §13: more rows than boxes would pay the cheaper price of the longer hull (6 rows:
+    1 point a box) for a hull that behaves like fewer rows."""
+    d = base(mass=mass, hull=hull, hull_rows=rows, thrust=2, systems=())
+    assert only_problem(d) == message
+    with pytest.raises(DesignError):
+        validate_design(d)
+    # as many boxes as rows is fine
+    assert base(mass=20, hull=4, hull_rows=4, thrust=2, systems=()).problems() == []
+
+
 def test_beam_that_does_not_fit() -> None:
     # fixed: drive 8 + hull 8 + armour 16 = 32; fc 1 and a class-3 F beam 4 leave 3.
     d = base(

@@ -244,10 +244,11 @@ def test_the_active_ship_destroyed_in_a_volley_ends_its_activation() -> None:
 
 def test_the_active_ship_losing_its_bridge_drifts() -> None:
     state = _pinger_under_fire()
-    # 1 hull box: row 1 (1 box of 4) finished, check on 6: only the core group fails (5 + 1),
-    # it picks the bridge (3), out of control for 2 turns: a1 drifts instead of moving
+    # 2 hull boxes: rows 1 and 2 (of 1 box each), check on 5+ with +1: only the core group
+    # fails (5 + 1 reaches its 6), it picks the bridge (3), out of control for 2 turns: a1
+    # drifts instead of moving
     state, events = play(
-        state, "B", fire(state.phase.window, ("b1", "beam-1", "a1")), [*(5, 1, 1, 1), *(1, 5, 3, 2)]
+        state, "B", fire(state.phase.window, ("b1", "beam-1", "a1")), [*(5, 5, 1, 1), *(1, 5, 3, 2)]
     )
     assert types(events)[-4:] == [
         "threshold_check",

@@ -551,10 +551,11 @@ def repaired_by(event: Event, ship_id: str, system_id: str) -> bool:
     d = event.data
     if event.type == "damage_control" and d["ship"] == ship_id:
         return any(a["system"] == system_id and a["repaired"] for a in d["attempts"])
-    if event.type == "turn_ended":
+    if event.type == "activation_ended" and d["ship"] == ship_id:
+        # the countdowns run out at the end of the ship's own activation (RULES §8)
         if system_id == "bridge":
-            return ship_id in d["regained_control"]
-        return ship_id in d.get("command_bridge_restored", ())
+            return bool(d.get("regained_control"))
+        return bool(d.get("command_bridge_restored"))
     return False
 
 

@@ -25,11 +25,14 @@ from app.rules.fog import redact, view
 from app.rules.record import dice_values
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import FIRE, GameState, Phase
+from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, dice_at
 from tests.rules.helpers import (
     all_of,
+    end,
     gunship,
     live,
+    move,
     only,
     play,
     setup_game,
@@ -226,15 +229,22 @@ def test_heavy_beam_each_hit_does_1d6_minus_2_minus_screen() -> None:
     assert "damage" not in types(events)
 
 
-def test_graser_reads_screen_0_and_penetrates_armour() -> None:
+def test_graser_to_hit_reads_screens_and_damage_penetrates_armour() -> None:
+    # C1.i: the graser says nothing about screens, so its to-hit dice read the screen column;
+    # only its damage penetrates (C1.9)
     state = duel(armed(w("g-1", "graser", 1)), target(screen=2, armour=3, hull=40), 10.0)
     options = fire_options(state, "A")
-    assert options[0]["screen"] == 0 and options[0]["path"] == "penetrating"
-    state, events = volley(state, [shot("g-1")], [4, 5])  # a 4 hits at screen 0; 1d6 = 5
+    assert options[0]["screen"] == 2 and options[0]["path"] == "penetrating"
+    _, events = volley(state, [shot("g-1")], [4])  # a 4 scores nothing against screen 2
     r = resolved(events)
-    assert (r["screen"], r["hits"], r["damage_rolled"], r["hull_damage"]) == (0, 1, [5], 5)
+    assert (r["screen"], r["hits"], r["damage_rolled"], r["hull_damage"]) == (2, 0, [], 0)
+    assert "damage" not in types(events)
+    # a 6 is 1 hit at screen 2; its reroll 4 reads screen 0: 1 more; 1d6 each past armour
+    state, events = volley(state, [shot("g-1")], [6, 4, 5, 3])
+    r = resolved(events)
+    assert (r["hits"], r["reroll_hits"], r["damage_rolled"], r["hull_damage"]) == (1, 1, [5, 3], 8)
     damage = only(events, "damage").data
-    assert (damage["armour_lost"], damage["hull_lost"]) == (0, 5)
+    assert (damage["armour_lost"], damage["hull_lost"]) == (0, 8)
     # a class-2 graser's bands are 18 mu: at 20 mu it rolls 1BD*
     state = duel(armed(w("g-2", "graser", 2)), target(hull=40), 20.0)
     _, events = volley(state, [shot("g-2")], [6, 1, 3, 4])
@@ -342,6 +352,13 @@ def test_heavy_needle_two_sixes_destroy_and_reroll_past_armour() -> None:
     )
     assert only(events, "damage").data["armour_lost"] == 0
     assert state.ship("b1").system("fc-1").status == "destroyed"
+    # docs/rules.md: the two 6s do 1 hull box between them, so a missed reroll leaves 1 in all,
+    # a 4 or 5 makes 2; a 6 and a 5 do 1 each (2) and destroy the system, with no reroll
+    for dice, hull in (([6, 6, 3], 1), ([6, 6, 5], 2), ([6, 5], 2)):
+        fresh = duel(armed(w("hn-1", "heavy_needle")), target(armour=3), 10.0)
+        fresh, events = volley(fresh, [shot("hn-1", "fc-1")], dice)
+        assert resolved(events)["hull_damage"] == hull, dice
+        assert fresh.ship("b1").system("fc-1").status == "destroyed"
     # two 6s against the drive, a two-hit system, destroy it outright: each die does its 1
     # damage, and no reroll (C1.8 gives that to other systems)
     state = duel(armed(w("hn-1", "heavy_needle")), target(), 10.0)
@@ -565,6 +582,43 @@ def test_stealthed_target_and_firer_in_battle() -> None:
     assert refused(far, [shot("beam-1")]).code == "out_of_range"
 
 
+def test_a_ship_that_lost_its_stealth_keeps_its_passive_fire_control() -> None:
+    """Decision (C8.2): the 24 mu limit comes with the passive fire control a stealth design
+    carries; hull damage takes the stealth away, not that fire control."""
+    a = armed(w("beam-1", "beam", 3), stealth=1)  # hull 12 in rows of 3: lost after row 2
+    state = with_ship(duel(a, target(), 30.0), "a1", hull_lost=6)
+    assert cap.stealth(state, state.ship("a1")) == 0
+    assert fire_options(state, "A") == []
+    err = refused(state, [shot("beam-1")])
+    assert err.code == "out_of_range" and "passive fire control: 24 mu at most" in err.detail
+    # its own weapons' reach, as its owner sees it, ends at 24 mu too
+    mine = next(s for s in view(state, "A")["ships"] if s["id"] == "a1")
+    assert [b["to"] for b in mine["weapons"][0]["bands"]] == [12.0, 24.0]
+    # within 24 mu it fires as before
+    near = with_ship(duel(a, target(), 20.0), "a1", hull_lost=6)
+    assert [o["dice"] for o in fire_options(near, "A")] == ["2BD*"]
+
+
+def test_emp_projectors_take_weak_arcs_like_beams() -> None:
+    """Decision (C1.3 lets weapons other than beams buy weak arcs; C1.5 makes EMP a standard
+    beam for hitting, mass and cost): an EMP projector may buy weak arcs, priced and fired as a
+    beam's."""
+    row = SYSTEMS["emp"]
+    assert row.weak_arcs and "weak_arcs" in row.fields
+    emp = w("emp-1", "emp", 3, weak_arcs=("FP", "FS"))
+    design = armed(emp)
+    assert design.problems() == []
+    # C1.3's class-3 example: 4 + 2 × ½ = 5 mass, 15 points
+    assert (emp.mass(design.mass), emp.points(design.mass)) == (5, 15)
+    # a target only in the weak arcs is fired at as class 2: 2BD* in the first band
+    state = duel(design, target(), 6.0, b_x=6.0)  # 8.5 mu, 45° off the bow: FS
+    assert [
+        (o["weapon"], o["class"], o["dice"], o.get("weak_arc")) for o in fire_options(state, "A")
+    ] == [("emp-1", 2, "2BD*", True)]
+    state, events = volley(state, [shot("emp-1")], [5, 5, 6, 6])  # drive and fc-1 hold
+    assert only(events, "emp").data["hits"] == 2
+
+
 # -- command bridge ----------------------------------------------------------------------------
 def _bridged() -> GameState:
     b = target(SystemSpec("cb-1", "command_bridge"))
@@ -596,7 +650,7 @@ def test_a_bridge_hit_picks_one_of_two_bridges() -> None:
     assert hit["system"] == "bridge" and "bridge_roll" not in hit
 
 
-def test_command_bridge_is_core_and_comes_back() -> None:
+def test_command_bridge_is_core_and_comes_back_after_the_ships_own_activations() -> None:
     from app.rules.damage import threshold_candidates
     from app.rules.evolve import evolve
 
@@ -608,19 +662,16 @@ def test_command_bridge_is_core_and_comes_back() -> None:
     state = evolve(state, Event(state.seq + 1, 1, "system_damaged", hit))
     b1 = state.ship("b1")
     assert (b1.system("cb-1").status, b1.command_bridge_out, b1.in_control) == ("damaged", 1, True)
-    state = evolve(
-        state,
-        Event(
-            state.seq + 1,
-            1,
-            "turn_ended",
-            {
-                "turn": 1,
-                "regained_control": [],
-                "life_support_failed": [],
-                "command_bridge_restored": ["b1"],
-            },
-        ),
-    )
+    # the end of a turn does not count (RULES §8: the ship's own activations do)
+    ended = {"turn": 1, "regained_control": [], "life_support_failed": []}
+    state = evolve(state, Event(state.seq + 1, 1, "turn_ended", ended))
+    assert state.ship("b1").system("cb-1").status == "damaged"
+    # its next activation is the one it is knocked out for; at its end the bridge is back
+    state = replace(state, phase=Phase(step="activate", side="B"))
+    state, events = play(state, "B", move("b1"))
+    assert events[0].data == {"side": "B", "ship": "b1", "command_bridge_out": 0}
+    assert state.ship("b1").system("cb-1").status == "damaged"
+    state, events = play(state, "B", end("b1"))
+    assert events[0].data["command_bridge_restored"] is True
     b1 = state.ship("b1")
     assert (b1.system("cb-1").status, b1.command_bridge_out) == ("ok", 0)

@@ -45,10 +45,11 @@ B_DEPLOY = (41.45, 40.55)  # heading 6 (south), speed 8
 # a1 moves straight on at speed 12 → (30.35, 19.65); pings; b1 is 23.7 mu away, in band 2
 A_ORDERS = {"speed_change": 4, "turn": 0}
 B_ORDERS = {"speed_change": -2, "turn": 1}
-# game ids whose dice (HMAC(seed, "id:k")) play FIXED's story: A0021 for a game created by side
-# A (a1 takes 2 armour + 5 hull and its power core goes critical; b1 loses 1 armour), r0019 for
-# a game created by a referee (a1 takes 2 + 5, b1 2 armour)
-GAME_BY_A = "webgameA0021"
+# game ids whose dice (HMAC(seed, "id:k")) play FIXED's story: A1794 for a game created by side
+# A (a1 takes 2 armour + 8 hull, rows 1 and 2 at once, so its core systems can fail: its power
+# core goes critical; b1 is missed), r0019 for a game created by a referee (a1 takes 2 + 5, b1
+# 2 armour)
+GAME_BY_A = "webgameA1794"
 GAME_BY_REFEREE = "webgamer0019"
 
 
