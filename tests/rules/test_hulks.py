@@ -42,7 +42,8 @@ def test_a_crewed_hulk_repairs_counts_its_life_support_down_and_is_abandoned() -
     state = with_system(state, "a2", "life_support", "damaged")
     assert "core_action" in fog.legal(state, "A")["commands"]
     # damage control: 2 parties (mass 40), both on the core (priority), a 1; the life support
-    # countdown then runs out: the crew abandons the hulk; turn 2: the core roll (5+), roll-off
+    # countdown then runs out: the crew abandons the hulk; turn 2: the core roll (4+: the first
+    # roll without a crew, docs/rules.md §8), roll-off
     state, events = quiet_turn(state, [1, 1, 6, 1])
     assert types(events)[-6:] == [
         "activation_ended",
@@ -58,6 +59,7 @@ def test_a_crewed_hulk_repairs_counts_its_life_support_down_and_is_abandoned() -
     repairs = only(events, "damage_control").data
     assert repairs["ship"] == "a2" and repairs["attempts"][0]["system"] == "core"
     assert only(events, "turn_ended").data["life_support_failed"] == ["a2"]
+    assert only(events, "core_roll").data["needed"] == 4
     a2 = state.ship("a2")
     assert a2.status == "out_of_play" and a2.abandoned and a2.life_support_turns is None
     # it keeps the reason it went out of play; its conditions say both
@@ -68,7 +70,7 @@ def test_a_crewed_hulk_repairs_counts_its_life_support_down_and_is_abandoned() -
     assert "core_action" not in fog.legal(state, "A")["commands"]
     state, events = quiet_turn(state, [1, 6, 1])
     assert "damage_control" not in types(events)
-    assert only(events, "core_roll").data["needed"] == 4  # 5+, then 4+ once abandoned
+    assert only(events, "core_roll").data["needed"] == 3  # 4+, then 3+: one lower a turn
 
 
 def test_a_hulk_that_moved_this_turn_drifts_from_the_next_turn_on() -> None:

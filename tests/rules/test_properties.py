@@ -518,7 +518,7 @@ def test_leak_check_catches_a_hulk_shown_where_it_drifted(monkeypatch: pytest.Mo
             check_no_leak(step, tracker)
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("skirmish", 3), ("hunt", 3)])
+@pytest.mark.parametrize(("scenario", "seed"), [("skirmish", 27), ("hunt", 44)])
 def test_random_games_with_drifting_hulks_leak_nothing(scenario: str, seed: int) -> None:
     """Property 1 over random games in which hulks drift (so the oracle meets them)."""
     tracker = SecretTracker()
