@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
-from app.play.presence import presence_of
+from app.play.presence import connected_seats, presence_of
 from app.rules import (
     Event,
     GameSetup,
@@ -388,9 +388,11 @@ class GameService:
                 raise E.Gone("this invite has already been used or was replaced")
             game = await self._game(session, invite.game_id)
             state = state_from_dict(game.snapshot)
+            referee = await self._referee_of(await session.connection(), game.id, game.creator)
             return {
                 "game_id": game.id,
                 "side": invite.side,
+                "referee": referee,
                 "side_name": state.side_names.get(invite.side),
                 "status": game.status,
                 "movement": state.movement,
@@ -496,10 +498,11 @@ class GameService:
                 new_state = evolve(new_state, event)
                 rows.append(event_values(event, new_state, ends=i == len(events) - 1))
             status = "finished" if new_state.status == "finished" else game.status
+            referee = await self._referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
             reply = None
             if key is not None:
-                body_out = self._answer(game, new_state, events, caller)
+                body_out = self._answer(game, new_state, events, caller, referee)
                 reply = {
                     "token_hash": caller.token_hash or "admin",
                     "key": key,
@@ -515,16 +518,21 @@ class GameService:
         # committed: from now on this state is the row's at its seq
         self.states.put(game_id, new_state)
         if key is None:  # built after the commit: the game's lock is held no longer than needed
-            body_out = self._answer(game, new_state, events, caller)
+            body_out = self._answer(game, new_state, events, caller, referee)
         return CommandResult(200, body_out, (game_id, new_state.seq))
 
     def _answer(
-        self, game: Q.GameHead, state: GameState, events: list[Event], caller: Caller
+        self,
+        game: Q.GameHead,
+        state: GameState,
+        events: list[Event],
+        caller: Caller,
+        referee: dict[str, Any] | None,
     ) -> dict[str, Any]:
         """A command's answer: its events as the caller may see them, and the caller's view."""
         return {
             "events": [redact(e, caller.seat, state) for e in events],
-            "view": self._view(game, state, caller),
+            "view": self._view(game, state, caller, referee),
         }
 
     async def _replayed(
@@ -556,8 +564,16 @@ class GameService:
         return state
 
     # -- reading -------------------------------------------------------------------------------
-    def _view(self, game: GameInfo, state: GameState, caller: Caller) -> dict[str, Any]:
+    def _view(
+        self,
+        game: GameInfo,
+        state: GameState,
+        caller: Caller,
+        referee: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         seen = view(state, caller.seat)
+        # a human referee sees every ship: everyone is told (``_referee_of``)
+        seen["referee"] = referee
         seen["status"] = game.status
         seen["paused"] = game.paused
         seen["spectators"] = game.spectators
@@ -571,6 +587,28 @@ class GameService:
             seen["phase"]["legal"] = {"commands": []}
         return seen
 
+    async def _referee_of(
+        self,
+        conn: AsyncConnection,
+        game_id: str,
+        creator: str,
+        names: Mapping[str, str | None] | None = None,
+    ) -> dict[str, Any] | None:
+        """The game's human referee as every view shows it (name, whether a page or stream of
+        the seat is open), or None. Only a game created from the referee's seat has one (the
+        admin is nobody's named referee), so other games cost no read here."""
+        if creator != "referee":
+            return None
+        if names is not None and "referee" in names:
+            name = names["referee"]
+        else:
+            name = await conn.scalar(
+                select(Seat.name).where(
+                    Seat.game_id == game_id, Seat.side == "referee", Seat.revoked_at.is_(None)
+                )
+            )
+        return {"name": name, "connected": "referee" in await connected_seats(conn, game_id)}
+
     async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         hashed = tokens.digest(token) if token is not None else None
         async with self.db.read() as conn:
@@ -580,7 +618,8 @@ class GameService:
             read, live = found
             caller = self._caller_of(read.head, read, token)
             game, state = await self._state_of(conn, read)
-        seen = self._view(game, state, caller)
+            referee = await self._referee_of(conn, game.id, game.creator, dict(live))
+        seen = self._view(game, state, caller, referee)
         seats: dict[str, Any] = {side: None for side in SIDES}
         for side, name in live:
             if side in PLAYER_SEATS:

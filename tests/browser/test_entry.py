@@ -1,0 +1,62 @@
+"""Entering a game in Chromium: who is told about a referee, what an invite or seat link does in
+a browser that already holds a seat of the game, and the presence marks that follow by
+themselves.
+
+- A game created from the referee's seat says so on the join page and on every game page (the
+  referee's name and whether the referee is connected); a game without one says there is none.
+- A browser holding a seat of a game (the creator opening his own invite, the referee opening a
+  player's) is not switched: the join page says whose invite it is and the invite stays unused
+  for the player it was meant for.
+- ``/seat/{token}`` asks first (a page naming the game, the side and the player); only the
+  confirmation (a POST with the CSRF field) sets the cookie, and a browser holding another seat
+  of the game is refused.
+- The opponent's "connected"/"away" pill changes within seconds when the other page closes or
+  opens, with no game event in between and no reload.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import (
+    OpenPage,
+    Referee,
+    create_in_lobby,
+    join_by_link,
+    screenshot,
+)
+from tests.conftest import LiveServer
+
+
+# -- the referee, disclosed ------------------------------------------------------------------------
+def test_the_join_page_and_the_game_page_name_the_referee(
+    live_server: LiveServer, referee: Referee, open_page: OpenPage
+) -> None:
+    rex = open_page()
+    game_id, links = create_in_lobby(rex, live_server, name="Rex", seat="referee")
+    expect(rex.locator("#referee-note")).to_contain_text("You referee this game")
+
+    ann = open_page()
+    ann.goto(links["A"])
+    note = ann.locator("#referee-note")
+    expect(note).to_contain_text("This game has a referee: Rex")
+    expect(note).to_contain_text("sees every ship")
+    expect(note).to_contain_text("connected now")  # Rex's game page is open
+    screenshot(ann, "join-with-referee")
+    join_by_link(ann, links["A"], "Ann")
+    note = ann.locator("#status #referee-note")
+    expect(note).to_contain_text("This game has a referee: Rex")
+    expect(note).to_contain_text("sees every ship")
+    expect(note.locator('.who[data-side="referee"]')).to_have_text("Referee: connected")
+    screenshot(ann, "game-with-referee")
+    assert referee.view(game_id)["referee"] == {"name": "Rex", "connected": True}
+
+    # a duel between two players says there is no referee, and its game page names none
+    cy = open_page()
+    _, plain = create_in_lobby(cy, live_server, name="Cy")
+    dee = open_page()
+    dee.goto(plain["B"])
+    expect(dee.locator("#referee-note")).to_contain_text("No referee")
+    join_by_link(dee, plain["B"], "Dee")
+    expect(dee.locator("#status")).to_contain_text("Side B")
+    expect(dee.locator("#referee-note")).to_have_count(0)
