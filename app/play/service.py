@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -343,7 +343,30 @@ class GameService:
             "seed_commitment": commitment,
         }
 
-    async def claim(self, code: str, name: str | None) -> tuple[dict[str, Any], tuple[str, int]]:
+    async def _held_seat(
+        self, session: AsyncSession, game_id: str, token: str | None
+    ) -> str | None:
+        """The seat of this game a token already holds (the admin's: the referee's), or None
+        (no token, a replaced seat's, another game's)."""
+        if token is None:
+            return None
+        if self.is_admin(token):
+            return "referee"
+        return await session.scalar(
+            select(Seat.side).where(
+                Seat.token_hash == tokens.digest(token),
+                Seat.game_id == game_id,
+                Seat.revoked_at.is_(None),
+            )
+        )
+
+    async def claim(
+        self, code: str, name: str | None, held: Callable[[str], str | None] | None = None
+    ) -> tuple[dict[str, Any], tuple[str, int]]:
+        """Take the seat an invite offers. ``held(game_id)``: the token the claiming browser
+        already holds for that game, if any; a browser holding a seat of the game is refused
+        and the invite stays unused (a creator opening his own link, a referee who would also
+        play)."""
         async with self.db.session() as session, session.begin():
             invite = await session.get(Invite, tokens.digest(code))
             if invite is None:
@@ -352,6 +375,9 @@ class GameService:
             await session.refresh(invite)
             if invite.claimed_at is not None or invite.revoked_at is not None:
                 raise E.Gone("this invite has already been used or was replaced")
+            mine = await self._held_seat(session, game.id, held(game.id) if held else None)
+            if mine is not None:
+                raise E.AlreadySeated(already_seated(mine, invite.side))
             taken = await session.scalar(
                 select(Seat).where(
                     Seat.game_id == game.id, Seat.side == invite.side, Seat.revoked_at.is_(None)
@@ -378,8 +404,12 @@ class GameService:
             hint = (game.id, game.seq)
         return {"game_id": game.id, "side": invite.side, "token": token}, hint
 
-    async def peek_invite(self, code: str) -> dict[str, Any]:
-        """What an invite offers, without claiming it (a link preview must not use it up)."""
+    async def peek_invite(
+        self, code: str, held: Callable[[str], str | None] | None = None
+    ) -> dict[str, Any]:
+        """What an invite offers, without claiming it (a link preview must not use it up);
+        ``held`` as for ``claim``: ``held_seat`` says which seat of the game the browser
+        already holds (it may not claim this one)."""
         async with self.db.session() as session, session.begin():
             invite = await session.get(Invite, tokens.digest(code))
             if invite is None:
@@ -387,12 +417,14 @@ class GameService:
             if invite.claimed_at is not None or invite.revoked_at is not None:
                 raise E.Gone("this invite has already been used or was replaced")
             game = await self._game(session, invite.game_id)
+            mine = await self._held_seat(session, game.id, held(game.id) if held else None)
             state = state_from_dict(game.snapshot)
             referee = await self._referee_of(await session.connection(), game.id, game.creator)
             return {
                 "game_id": game.id,
                 "side": invite.side,
                 "referee": referee,
+                "held_seat": mine,
                 "side_name": state.side_names.get(invite.side),
                 "status": game.status,
                 "movement": state.movement,
@@ -760,6 +792,19 @@ class GameService:
                     }
                 )
             return {"games": out}
+
+
+def already_seated(held: str, offered: str) -> str:
+    """Why a browser holding ``held`` may not take ``offered`` of the same game."""
+    if held == "referee":
+        return (
+            "this browser holds the referee's seat of this game, and the referee cannot also "
+            f"play in it: send this invite to the player of side {offered}"
+        )
+    return (
+        f"this browser already plays side {held} of this game: this is your opponent's invite "
+        f"(side {offered}), send them the link"
+    )
 
 
 def event_values(event: Event, state: GameState, ends: bool = True) -> dict[str, Any]:

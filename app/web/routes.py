@@ -204,12 +204,13 @@ def _field(form: FormData, name: str) -> str | None:
 @router.get("/join/{code}", response_model=None, name="join")
 async def join_page(code: str, request: Request, service: ServiceDep) -> Response:
     try:
-        offer = await service.peek_invite(code)
+        offer = await service.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
-    return _page(request, "join.html", {"offer": offer, "code": code})
+    link = str(request.url_for("join", code=code))
+    return _page(request, "join.html", {"offer": offer, "code": code, "link": link})
 
 
 @router.post("/join/{code}", response_model=None)
@@ -218,7 +219,10 @@ async def join(code: str, request: Request, service: ServiceDep) -> Response:
     check_csrf(request, _field(form, "csrf"))
     name = (_field(form, "name") or "").strip()[:80] or None
     try:
-        result, hint = await service.claim(code, name)
+        # a browser that holds a seat of this game keeps it: the invite stays for its player
+        result, hint = await service.claim(
+            code, name, lambda game_id: cookie_token(request, game_id)
+        )
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status

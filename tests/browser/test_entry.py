@@ -60,3 +60,46 @@ def test_the_join_page_and_the_game_page_name_the_referee(
     join_by_link(dee, plain["B"], "Dee")
     expect(dee.locator("#status")).to_contain_text("Side B")
     expect(dee.locator("#referee-note")).to_have_count(0)
+
+
+# -- an invite opened by a browser that holds a seat of the game -----------------------------------
+def test_opening_your_own_invite_keeps_your_seat_and_the_invite(
+    live_server: LiveServer, referee: Referee, open_page: OpenPage
+) -> None:
+    ann = open_page()
+    game_id, links = create_in_lobby(ann, live_server, name="Ann")
+    ann.goto(links["B"])
+    expect(ann.locator("h1")).to_have_text("This is your opponent's invite")
+    expect(ann.get_by_role("alert")).to_contain_text("already holds side A")
+    expect(ann.get_by_role("alert")).to_contain_text("send it to them")
+    expect(ann.locator("#invite-link")).to_have_value(links["B"])
+    expect(ann.get_by_role("button", name="Take the seat")).to_have_count(0)
+    screenshot(ann, "join-own-invite")
+    ann.get_by_role("link", name="Back to your game").click()
+    expect(ann.locator("#status .seat")).to_contain_text("Side A")
+    truth = referee.view(game_id)
+    assert truth["status"] == "waiting" and truth["seats"]["B"] is None
+
+    # the real opponent still gets the seat
+    bea = open_page()
+    join_by_link(bea, links["B"], "Bea")
+    expect(bea.locator("#status .seat")).to_contain_text("Side B")
+    assert referee.view(game_id)["seats"]["B"] == {"name": "Bea"}
+    expect(ann.locator("#status .seat")).to_contain_text("Side A")
+
+
+def test_the_referee_cannot_also_take_a_players_seat(
+    live_server: LiveServer, referee: Referee, open_page: OpenPage
+) -> None:
+    rex = open_page()
+    game_id, links = create_in_lobby(rex, live_server, name="Rex", seat="referee")
+    rex.goto(links["A"])
+    expect(rex.locator("h1")).to_have_text("This is your opponent's invite")
+    expect(rex.get_by_role("alert")).to_contain_text("the referee's seat")
+    expect(rex.get_by_role("alert")).to_contain_text("player of side A")
+    expect(rex.get_by_role("button", name="Take the seat")).to_have_count(0)
+    screenshot(rex, "join-as-referee-refused")
+    assert referee.view(game_id)["seats"]["A"] is None
+    ann = open_page()
+    join_by_link(ann, links["A"], "Ann")
+    assert referee.view(game_id)["seats"]["A"] == {"name": "Ann"}

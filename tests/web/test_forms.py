@@ -306,6 +306,46 @@ async def test_only_the_creator_or_referee_gets_a_new_invite_link(
     assert r.status_code == 409 and "/join/" not in r.text
 
 
+async def test_a_browser_holding_a_seat_of_the_game_cannot_claim_another(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """The creator's own invite and the referee's: refused (409), no cookie, the invite unused."""
+    ann = new_browser()
+    r = await ann.form("/games", {**LOBBY, "name": "Ann"})
+    game_id = game_id_of(r.text)
+    link = join_links(r.text)["B"]
+    game = Game(game_id, {"A": assert_seat_cookie(r, game_id)}, {"B": code_of(link)})
+    r = await ann.get(link)
+    assert r.status_code == 200
+    assert "This is your opponent's invite" in r.text and "Take the seat" not in r.text
+    assert "already holds side A" in r.text
+    r = await ann.form(link.replace("http://test", ""), {"name": "Ann again"})
+    assert r.status_code == 409 and "<html" in r.text
+    assert "already plays side A" in r.text and "send them the link" in r.text
+    assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "waiting" and seen["seats"]["B"] is None
+    page = await ann.page(game_id)
+    assert "Side A" in element(page.text, "status")
+    # the opponent still gets the seat
+    bo = new_browser()
+    await bo.get(link)
+    assert (await bo.form(link.replace("http://test", ""), {"name": "Bo"})).status_code == 303
+    assert (await api_view(client, game, "admin"))["seats"]["B"] == {"name": "Bo"}
+
+    # the referee's browser cannot take a player's seat either
+    rex = new_browser()
+    r = await rex.form("/games", {**LOBBY, "seat": "referee", "name": "Rex"})
+    refereed = game_id_of(r.text)
+    links = join_links(r.text)
+    r = await rex.get(links["A"])
+    assert "the referee's seat" in r.text and "Take the seat" not in r.text
+    r = await rex.form(links["A"].replace("http://test", ""), {"name": "Rex"})
+    assert r.status_code == 409 and "referee" in r.text
+    seen = await api_view(client, Game(refereed, {}), "admin")
+    assert seen["seats"] == {"A": None, "B": None}
+
+
 async def test_seat_link_sets_the_cookie_and_redirects_without_referrer(
     client: httpx.AsyncClient, new_browser: BrowserFactory
 ) -> None:
