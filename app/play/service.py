@@ -434,8 +434,12 @@ class GameService:
                 ],
             }
 
-    async def seat_of_token(self, token: str) -> tuple[str, str]:
-        """(game_id, seat) a seat token names; for re-entering a seat on another device."""
+    async def seat_of_token(
+        self, token: str, held: Callable[[str], str | None] | None = None
+    ) -> dict[str, Any]:
+        """The seat a seat token names, for re-entering it on another device: its game, side,
+        player and side names, and (``held`` as for ``claim``) which seat of that game the
+        browser already holds."""
         async with self.db.session() as session, session.begin():
             seat = await session.scalar(
                 select(Seat).where(
@@ -444,7 +448,18 @@ class GameService:
             )
             if seat is None:
                 raise E.Unauthorized("this seat link is not valid (revoked or mistyped)")
-            return seat.game_id, seat.side
+            game = await self._game(session, seat.game_id)
+            side_names = state_from_dict(game.snapshot).side_names
+            return {
+                "game_id": game.id,
+                "side": seat.side,
+                "name": seat.name,
+                "side_name": side_names.get(seat.side),
+                "status": game.status,
+                "held_seat": await self._held_seat(
+                    session, game.id, held(game.id) if held else None
+                ),
+            }
 
     async def seq_for(self, game_id: str, token: str | None, seat: str) -> int:
         """The game's last seq, re-checking that the token still names ``seat``."""

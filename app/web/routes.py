@@ -233,14 +233,37 @@ async def join(code: str, request: Request, service: ServiceDep) -> Response:
     return response
 
 
-@router.get("/seat/{token}", response_model=None)
+@router.get("/seat/{token}", response_model=None, name="seat")
 async def seat(token: str, request: Request, service: ServiceDep) -> Response:
+    """A page naming the seat a link opens; nothing changes until it is confirmed (a link
+    pasted by mistake, or sent by the opponent, must not swap this browser's seat)."""
     try:
-        game_id, _ = await service.seat_of_token(token)
+        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
+    refused = offer["held_seat"] not in (None, offer["side"])
+    context = {"offer": offer, "token": token, "refused": refused}
+    return _page(request, "seat_confirm.html", context, 409 if refused else 200)
+
+
+@router.post("/seat", response_model=None)
+async def seat_confirm(request: Request, service: ServiceDep) -> Response:
+    """The confirmation: the token comes in the form's body (never in a further URL)."""
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    token = _field(form, "token") or ""
+    try:
+        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    game_id = offer["game_id"]
+    if offer["held_seat"] not in (None, offer["side"]):
+        context = {"offer": offer, "token": token, "refused": True}
+        return _page(request, "seat_confirm.html", context, 409)
     response = RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
     set_seat(request, response, game_id, token)
     return response

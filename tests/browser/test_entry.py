@@ -16,6 +16,8 @@ themselves.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
@@ -103,3 +105,51 @@ def test_the_referee_cannot_also_take_a_players_seat(
     ann = open_page()
     join_by_link(ann, links["A"], "Ann")
     assert referee.view(game_id)["seats"]["A"] == {"name": "Ann"}
+
+
+# -- seat links ------------------------------------------------------------------------------------
+def test_a_seat_link_asks_first_and_never_replaces_a_seat(
+    live_server: LiveServer, referee: Referee, open_page: OpenPage
+) -> None:
+    ann = open_page()
+    game_id, links = create_in_lobby(ann, live_server, name="Ann")
+    bea = open_page()
+    join_by_link(bea, links["B"], "Bea")
+    bea.locator("details.seat-link summary").click()
+    link = bea.locator("#seat-link").input_value()
+
+    # another device: a page that names the seat; nothing is set before the confirmation
+    phone = open_page()
+    shown = phone.goto(link)
+    assert shown is not None and shown.status == 200
+    assert shown.headers["referrer-policy"] == "no-referrer"
+    assert "pd_seat_" not in (shown.headers.get("set-cookie") or "")
+    expect(phone.locator("h1")).to_have_text("Play side B here?")
+    expect(phone.locator("main")).to_contain_text(game_id)
+    expect(phone.locator("main")).to_contain_text("Bea")
+    screenshot(phone, "seat-confirm")
+    assert not [c for c in phone.context.cookies() if c["name"].startswith("pd_seat_")]
+    with phone.expect_response(lambda r: r.request.method == "POST") as confirmed:
+        phone.get_by_role("button", name="Play side B on this device").click()
+    answer = confirmed.value
+    assert answer.status == 303
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["location"] == f"/games/{game_id}"
+    assert link.rsplit("/", 1)[1] not in answer.request.url  # the token is in no further URL
+    phone.wait_for_url(f"{live_server.url}/games/{game_id}")
+    expect(phone.locator("#status .seat")).to_contain_text("Side B")
+
+    # A's browser opens B's seat link: refused, A keeps its seat
+    ann.goto(link)
+    expect(ann.locator("h1")).to_have_text("This browser already plays side A")
+    expect(ann.get_by_role("alert")).to_contain_text("side B")
+    expect(ann.get_by_role("button", name=re.compile("Play side"))).to_have_count(0)
+    screenshot(ann, "seat-refused")
+    ann.goto(f"{live_server.url}/games/{game_id}")
+    expect(ann.locator("#status .seat")).to_contain_text("Side A")
+
+    # B's own browser: already there
+    bea.goto(link)
+    expect(bea.locator("h1")).to_have_text("You already play side B here")
+    bea.get_by_role("link", name="Go to the game").click()
+    expect(bea.locator("#status .seat")).to_contain_text("Side B")
