@@ -693,6 +693,12 @@ class GameService:
             return dict(seats)
         return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
 
+    async def connected(self, game_id: str) -> frozenset[str]:
+        """The seats a page's status names (A, B, the referee) that have a page or stream
+        open now: one read, no write."""
+        async with self.db.read() as conn:
+            return await connected_seats(conn, game_id) & {"A", "B", "referee"}
+
     async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
         """Seqs a referee may rewind to (the last event of each command still in force)."""
         async with self.db.session() as session, session.begin():

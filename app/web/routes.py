@@ -312,13 +312,15 @@ async def _context(
     gid = view["game_id"]
     names = {s["id"]: s["name"] for s in view["ships"]}
 
-    def refresh(name: str) -> Markup:
-        # each block refreshes itself when the live stream says the game moved on; the key
+    def refresh(name: str, also: str = "") -> Markup:
+        # each block refreshes itself when the live stream says the game moved on (or sends
+        # one of the events in ``also``); the key
         # lets the server answer 204 when the block would come out the same; a hint that
         # arrives while a refresh is out replaces it (htmx would queue it on the element the
         # swap removes, and the page would stay behind until the next move)
+        triggers = ", ".join(filter(None, ("sse:seq", also, "pd-refresh from:body")))
         return Markup(
-            f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
+            f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="{triggers}" '
             'hx-sync="this:replace" hx-disinherit="hx-sync" '
             'hx-swap="outerHTML" hx-vals=\'{"key": "__FRAGMENT_KEY__"}\''
         )

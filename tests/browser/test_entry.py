@@ -18,16 +18,24 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import (
     OpenPage,
     Referee,
+    assert_same_document,
     create_in_lobby,
     join_by_link,
+    mark,
     screenshot,
 )
 from tests.conftest import LiveServer
+
+PRESENCE_MS = 8_000  # "within a few seconds": the live server re-checks every 0.5 s
+
+
+def pill(page: Page, side: str) -> Locator:
+    return page.locator(f'.who[data-side="{side}"]')
 
 
 # -- the referee, disclosed ------------------------------------------------------------------------
@@ -153,3 +161,27 @@ def test_a_seat_link_asks_first_and_never_replaces_a_seat(
     expect(bea.locator("h1")).to_have_text("You already play side B here")
     bea.get_by_role("link", name="Go to the game").click()
     expect(bea.locator("#status .seat")).to_contain_text("Side B")
+
+
+# -- presence --------------------------------------------------------------------------------------
+def test_the_opponents_presence_follows_by_itself(
+    live_server: LiveServer, referee: Referee, open_page: OpenPage
+) -> None:
+    ann = open_page()
+    game_id, links = create_in_lobby(ann, live_server, name="Ann")
+    bea = open_page()
+    join_by_link(bea, links["B"], "Bea")
+    expect(pill(bea, "A")).to_contain_text("connected")
+    expect(pill(ann, "B")).to_contain_text("connected", timeout=PRESENCE_MS)
+    seq = referee.view(game_id)["seq"]
+    watching = mark(bea)
+
+    ann_context = ann.context
+    ann.close()
+    expect(pill(bea, "A")).to_contain_text("away", timeout=PRESENCE_MS)
+    assert referee.view(game_id)["seq"] == seq  # no game event moved the page
+    again = ann_context.new_page()
+    again.goto(f"{live_server.url}/games/{game_id}")
+    expect(pill(bea, "A")).to_contain_text("connected", timeout=PRESENCE_MS)
+    assert referee.view(game_id)["seq"] == seq
+    assert_same_document(bea, watching)
