@@ -377,7 +377,7 @@ class GameService:
                 raise E.Gone("this invite has already been used or was replaced")
             mine = await self._held_seat(session, game.id, held(game.id) if held else None)
             if mine is not None:
-                raise E.AlreadySeated(already_seated(mine, invite.side))
+                raise E.AlreadySeated(already_seated(mine, invite.side), game_id=game.id)
             taken = await session.scalar(
                 select(Seat).where(
                     Seat.game_id == game.id, Seat.side == invite.side, Seat.revoked_at.is_(None)

@@ -224,9 +224,9 @@ async def join(code: str, request: Request, service: ServiceDep) -> Response:
             code, name, lambda game_id: cookie_token(request, game_id)
         )
     except E.Problem as error:
-        return _page(
-            request, "message.html", {"title": error.title, "text": error.detail}, error.status
-        )
+        back = error.extra.get("game_id") if isinstance(error, E.AlreadySeated) else None
+        context = {"title": error.title, "text": error.detail, "back": back}
+        return _page(request, "message.html", context, error.status)
     await service.db.hint(*hint)
     response = RedirectResponse(f"/games/{result['game_id']}", status_code=303, headers=NO_STORE)
     set_seat(request, response, result["game_id"], result["token"])

@@ -324,6 +324,7 @@ async def test_a_browser_holding_a_seat_of_the_game_cannot_claim_another(
     r = await ann.form(link.replace("http://test", ""), {"name": "Ann again"})
     assert r.status_code == 409 and "<html" in r.text
     assert "already plays side A" in r.text and "send them the link" in r.text
+    assert f'href="/games/{game_id}">Back to your game' in r.text
     assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
     seen = await api_view(client, game, "admin")
     assert seen["status"] == "waiting" and seen["seats"]["B"] is None
