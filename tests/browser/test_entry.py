@@ -104,7 +104,7 @@ def test_the_referee_cannot_also_take_a_players_seat(
     rex = open_page()
     game_id, links = create_in_lobby(rex, live_server, name="Rex", seat="referee")
     rex.goto(links["A"])
-    expect(rex.locator("h1")).to_have_text("This is your opponent's invite")
+    expect(rex.locator("h1")).to_have_text("This invite is for the player of side A")
     expect(rex.get_by_role("alert")).to_contain_text("the referee's seat")
     expect(rex.get_by_role("alert")).to_contain_text("player of side A")
     expect(rex.get_by_role("button", name="Take the seat")).to_have_count(0)
