@@ -128,6 +128,7 @@ class ViewOut(Open):
     winner: str | None
     seed_commitment: str
     seed: str | None
+    referee: dict[str, Any] | None  # the human referee: name and connected; null if none
 
 
 class EventOut(Open):

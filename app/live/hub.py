@@ -67,6 +67,12 @@ class Hub:
             except asyncio.QueueFull:
                 sub.overflowed = True
 
+    def poke(self, game_id: str) -> None:
+        """Wake this worker's streams of a game without a new seq: a page or stream of it
+        opened or closed, so the pages re-check who is connected (other workers' pages see it
+        at their next re-check)."""
+        self.publish(game_id, -1)
+
     def count(self, game_id: str | None = None) -> int:
         if game_id is not None:
             return len(self._subs.get(game_id, ()))

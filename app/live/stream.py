@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -34,6 +35,22 @@ RESUME = (
     "digits 0 … 2147483647 (an empty `Last-Event-ID` counts as none): anything else is 422 "
     "before the stream opens. A seq beyond the game's last is fine: the stream waits for it."
 )
+
+
+class Heartbeat:
+    """When an open stream refreshes its presence row: at most once per ``every`` seconds,
+    however often hints and pokes wake it (the first is due one period after opening)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.last = time.monotonic()
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            return False
+        self.last = now
+        return True
 
 
 def _start(last_event_id: str | None, after: int | None) -> int:
@@ -100,9 +117,12 @@ async def stream(
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = start
         conn = await presence.open(game_id, caller.seat, "stream")
+        hub.poke(game_id)
+        beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
-                await presence.beat(conn)
+                if beat.due():
+                    await presence.beat(conn)
                 try:
                     items, _ = await service.events_for_token(game_id, token, caller.seat, last)
                 except Problem:
@@ -119,6 +139,7 @@ async def stream(
             hub.unsubscribe(sub)
             with anyio.CancelScope(shield=True):  # the client left: still record it
                 await presence.close(conn)
+            hub.poke(game_id)
 
     return EventSourceResponse(events(), ping=settings.stream_keepalive)
 
@@ -145,10 +166,14 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
 
     async def hints() -> AsyncIterator[dict[str, Any]]:
         last = -1
+        here: frozenset[str] | None = None
         conn = await presence.open(game_id, caller.seat, "page")
+        hub.poke(game_id)
+        beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
-                await presence.beat(conn)
+                if beat.due():
+                    await presence.beat(conn)
                 try:
                     seq = await service.seq_for(game_id, token, caller.seat)
                 except Problem:
@@ -157,6 +182,12 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
                 if seq != last:
                     last = seq
                     yield {"event": "seq", "data": str(seq), "id": str(seq)}
+                # who is connected is public (every page shows it): "presence" has the page
+                # refresh its status block when it changed, without waiting for a game event
+                now = await service.connected(game_id)
+                if here is not None and now != here:
+                    yield {"event": "presence", "data": ",".join(sorted(now)) or "-"}
+                here = now
                 if sub.overflowed:
                     return
                 await sub.wait(settings.stream_recheck)
@@ -164,5 +195,6 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
             hub.unsubscribe(sub)
             with anyio.CancelScope(shield=True):  # the client left: still record it
                 await presence.close(conn)
+            hub.poke(game_id)
 
     return EventSourceResponse(hints(), ping=settings.stream_keepalive)

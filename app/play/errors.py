@@ -112,6 +112,11 @@ class SeatTaken(Conflict):
     title = "Seat already taken"
 
 
+class AlreadySeated(Conflict):
+    code = "already_seated"
+    title = "You already hold a seat in this game"
+
+
 class CommandVoided(Conflict):
     code = "command_voided"
     title = "Command voided by a rewind"

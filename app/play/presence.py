@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.store.db import Database
 from app.store.models import Presence, utcnow
@@ -74,3 +74,20 @@ class PresenceTracker:
                     Presence.closed_at.is_not(None),
                 )
             )
+
+
+async def connected_seats(conn: AsyncConnection | AsyncSession, game_id: str) -> frozenset[str]:
+    """The seats with an open page or stream whose heartbeat is fresh: one small read (the
+    game's own rows), compared in Python as ``presence_of`` does (SQLite hands back naive
+    times)."""
+    rows = await conn.execute(
+        select(Presence.seat, Presence.last_seen).where(
+            Presence.game_id == game_id, Presence.closed_at.is_(None)
+        )
+    )
+    now = utcnow()
+    return frozenset(
+        seat
+        for seat, seen in rows
+        if now - (seen if seen.tzinfo else seen.replace(tzinfo=now.tzinfo)) <= PRESENCE_FRESH
+    )

@@ -62,7 +62,8 @@ class Referee:
 
     async def _done(self, session: AsyncSession, game: Game) -> dict[str, Any]:
         state = state_from_dict(game.snapshot)
-        seen = self.service._view(game, state, Caller("referee", admin=True))
+        referee = await self.service._referee_of(await session.connection(), game.id, game.creator)
+        seen = self.service._view(game, state, Caller("referee", admin=True), referee)
         seen["seats"] = await self.service._seats(session, game)
         return seen
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
-from app.play.presence import presence_of
+from app.play.presence import connected_seats, presence_of
 from app.rules import (
     Event,
     GameSetup,
@@ -355,7 +355,30 @@ class GameService:
             "seed_commitment": commitment,
         }
 
-    async def claim(self, code: str, name: str | None) -> tuple[dict[str, Any], tuple[str, int]]:
+    async def _held_seat(
+        self, session: AsyncSession, game_id: str, token: str | None
+    ) -> str | None:
+        """The seat of this game a token already holds (the admin's: the referee's), or None
+        (no token, a replaced seat's, another game's)."""
+        if token is None:
+            return None
+        if self.is_admin(token):
+            return "referee"
+        return await session.scalar(
+            select(Seat.side).where(
+                Seat.token_hash == tokens.digest(token),
+                Seat.game_id == game_id,
+                Seat.revoked_at.is_(None),
+            )
+        )
+
+    async def claim(
+        self, code: str, name: str | None, held: Callable[[str], str | None] | None = None
+    ) -> tuple[dict[str, Any], tuple[str, int]]:
+        """Take the seat an invite offers. ``held(game_id)``: the token the claiming browser
+        already holds for that game, if any; a browser holding a seat of the game is refused
+        and the invite stays unused (a creator opening his own link, a referee who would also
+        play)."""
         async with self.db.session() as session, session.begin():
             invite = await session.get(Invite, tokens.digest(code))
             if invite is None:
@@ -364,6 +387,9 @@ class GameService:
             await session.refresh(invite)
             if invite.claimed_at is not None or invite.revoked_at is not None:
                 raise E.Gone("this invite has already been used or was replaced")
+            mine = await self._held_seat(session, game.id, held(game.id) if held else None)
+            if mine is not None:
+                raise E.AlreadySeated(already_seated(mine, invite.side), game_id=game.id)
             taken = await session.scalar(
                 select(Seat).where(
                     Seat.game_id == game.id, Seat.side == invite.side, Seat.revoked_at.is_(None)
@@ -390,8 +416,12 @@ class GameService:
             hint = (game.id, game.seq)
         return {"game_id": game.id, "side": invite.side, "token": token}, hint
 
-    async def peek_invite(self, code: str) -> dict[str, Any]:
-        """What an invite offers, without claiming it (a link preview must not use it up)."""
+    async def peek_invite(
+        self, code: str, held: Callable[[str], str | None] | None = None
+    ) -> dict[str, Any]:
+        """What an invite offers, without claiming it (a link preview must not use it up);
+        ``held`` as for ``claim``: ``held_seat`` says which seat of the game the browser
+        already holds (it may not claim this one)."""
         async with self.db.session() as session, session.begin():
             invite = await session.get(Invite, tokens.digest(code))
             if invite is None:
@@ -399,10 +429,14 @@ class GameService:
             if invite.claimed_at is not None or invite.revoked_at is not None:
                 raise E.Gone("this invite has already been used or was replaced")
             game = await self._game(session, invite.game_id)
+            mine = await self._held_seat(session, game.id, held(game.id) if held else None)
             state = state_from_dict(game.snapshot)
+            referee = await self._referee_of(await session.connection(), game.id, game.creator)
             return {
                 "game_id": game.id,
                 "side": invite.side,
+                "referee": referee,
+                "held_seat": mine,
                 "side_name": state.side_names.get(invite.side),
                 "status": game.status,
                 "movement": state.movement,
@@ -412,8 +446,12 @@ class GameService:
                 ],
             }
 
-    async def seat_of_token(self, token: str) -> tuple[str, str]:
-        """(game_id, seat) a seat token names; for re-entering a seat on another device."""
+    async def seat_of_token(
+        self, token: str, held: Callable[[str], str | None] | None = None
+    ) -> dict[str, Any]:
+        """The seat a seat token names, for re-entering it on another device: its game, side,
+        player and side names, and (``held`` as for ``claim``) which seat of that game the
+        browser already holds."""
         async with self.db.session() as session, session.begin():
             seat = await session.scalar(
                 select(Seat).where(
@@ -422,7 +460,18 @@ class GameService:
             )
             if seat is None:
                 raise E.Unauthorized("this seat link is not valid (revoked or mistyped)")
-            return seat.game_id, seat.side
+            game = await self._game(session, seat.game_id)
+            side_names = state_from_dict(game.snapshot).side_names
+            return {
+                "game_id": game.id,
+                "side": seat.side,
+                "name": seat.name,
+                "side_name": side_names.get(seat.side),
+                "status": game.status,
+                "held_seat": await self._held_seat(
+                    session, game.id, held(game.id) if held else None
+                ),
+            }
 
     async def seq_for(self, game_id: str, token: str | None, seat: str) -> int:
         """The game's last seq, re-checking that the token still names ``seat``."""
@@ -508,10 +557,11 @@ class GameService:
                 new_state = evolve(new_state, event)
                 rows.append(event_values(event, new_state, ends=i == len(events) - 1))
             status = "finished" if new_state.status == "finished" else game.status
+            referee = await self._referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
             reply = None
             if key is not None:
-                body_out = self._answer(game, new_state, events, caller)
+                body_out = self._answer(game, new_state, events, caller, referee)
                 reply = {
                     "token_hash": caller.token_hash or "admin",
                     "key": key,
@@ -527,16 +577,21 @@ class GameService:
         # committed: from now on this state is the row's at its seq
         self.states.put(game_id, new_state)
         if key is None:  # built after the commit: the game's lock is held no longer than needed
-            body_out = self._answer(game, new_state, events, caller)
+            body_out = self._answer(game, new_state, events, caller, referee)
         return CommandResult(200, body_out, (game_id, new_state.seq))
 
     def _answer(
-        self, game: Q.GameHead, state: GameState, events: list[Event], caller: Caller
+        self,
+        game: Q.GameHead,
+        state: GameState,
+        events: list[Event],
+        caller: Caller,
+        referee: dict[str, Any] | None,
     ) -> dict[str, Any]:
         """A command's answer: its events as the caller may see them, and the caller's view."""
         return {
             "events": [redact(e, caller.seat, state) for e in events],
-            "view": self._view(game, state, caller),
+            "view": self._view(game, state, caller, referee),
         }
 
     async def _replayed(
@@ -568,8 +623,16 @@ class GameService:
         return state
 
     # -- reading -------------------------------------------------------------------------------
-    def _view(self, game: GameInfo, state: GameState, caller: Caller) -> dict[str, Any]:
+    def _view(
+        self,
+        game: GameInfo,
+        state: GameState,
+        caller: Caller,
+        referee: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         seen = view(state, caller.seat)
+        # a human referee sees every ship: everyone is told (``_referee_of``)
+        seen["referee"] = referee
         seen["status"] = game.status
         seen["paused"] = game.paused
         seen["spectators"] = game.spectators
@@ -584,6 +647,28 @@ class GameService:
             seen["phase"]["legal"] = {"commands": []}
         return seen
 
+    async def _referee_of(
+        self,
+        conn: AsyncConnection,
+        game_id: str,
+        creator: str,
+        names: Mapping[str, str | None] | None = None,
+    ) -> dict[str, Any] | None:
+        """The game's human referee as every view shows it (name, whether a page or stream of
+        the seat is open), or None. Only a game created from the referee's seat has one (the
+        admin is nobody's named referee), so other games cost no read here."""
+        if creator != "referee":
+            return None
+        if names is not None and "referee" in names:
+            name = names["referee"]
+        else:
+            name = await conn.scalar(
+                select(Seat.name).where(
+                    Seat.game_id == game_id, Seat.side == "referee", Seat.revoked_at.is_(None)
+                )
+            )
+        return {"name": name, "connected": "referee" in await connected_seats(conn, game_id)}
+
     async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         hashed = tokens.digest(token) if token is not None else None
         async with self.db.read() as conn:
@@ -593,7 +678,8 @@ class GameService:
             read, live = found
             caller = self._caller_of(read.head, read, token)
             game, state = await self._state_of(conn, read)
-        seen = self._view(game, state, caller)
+            referee = await self._referee_of(conn, game.id, game.creator, dict(live))
+        seen = self._view(game, state, caller, referee)
         seats: dict[str, Any] = {side: None for side in SIDES}
         for side, name in live:
             if side in PLAYER_SEATS:
@@ -619,6 +705,12 @@ class GameService:
         if detailed:
             return dict(seats)
         return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
+
+    async def connected(self, game_id: str) -> frozenset[str]:
+        """The seats a page's status names (A, B, the referee) that have a page or stream
+        open now: one read, no write."""
+        async with self.db.read() as conn:
+            return await connected_seats(conn, game_id) & {"A", "B", "referee"}
 
     async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
         """Seqs a referee may rewind to: the last event of each command still in force, before
@@ -751,6 +843,19 @@ class GameService:
                     }
                 )
             return {"games": out}
+
+
+def already_seated(held: str, offered: str) -> str:
+    """Why a browser holding ``held`` may not take ``offered`` of the same game."""
+    if held == "referee":
+        return (
+            "this browser holds the referee's seat of this game, and the referee cannot also "
+            f"play in it: send this invite to the player of side {offered}"
+        )
+    return (
+        f"this browser already plays side {held} of this game: this is your opponent's invite "
+        f"(side {offered}), send them the link"
+    )
 
 
 def event_values(event: Event, state: GameState, ends: bool = True) -> dict[str, Any]:

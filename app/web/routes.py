@@ -213,12 +213,13 @@ def _field(form: FormData, name: str) -> str | None:
 @router.get("/join/{code}", response_model=None, name="join")
 async def join_page(code: str, request: Request, service: ServiceDep) -> Response:
     try:
-        offer = await service.peek_invite(code)
+        offer = await service.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
-    return _page(request, "join.html", {"offer": offer, "code": code})
+    link = str(request.url_for("join", code=code))
+    return _page(request, "join.html", {"offer": offer, "code": code, "link": link})
 
 
 @router.post("/join/{code}", response_model=None)
@@ -227,25 +228,51 @@ async def join(code: str, request: Request, service: ServiceDep) -> Response:
     check_csrf(request, _field(form, "csrf"))
     name = (_field(form, "name") or "").strip()[:80] or None
     try:
-        result, hint = await service.claim(code, name)
-    except E.Problem as error:
-        return _page(
-            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        # a browser that holds a seat of this game keeps it: the invite stays for its player
+        result, hint = await service.claim(
+            code, name, lambda game_id: cookie_token(request, game_id)
         )
+    except E.Problem as error:
+        back = error.extra.get("game_id") if isinstance(error, E.AlreadySeated) else None
+        context = {"title": error.title, "text": error.detail, "back": back}
+        return _page(request, "message.html", context, error.status)
     await service.db.hint(*hint)
     response = RedirectResponse(f"/games/{result['game_id']}", status_code=303, headers=NO_STORE)
     set_seat(request, response, result["game_id"], result["token"])
     return response
 
 
-@router.get("/seat/{token}", response_model=None)
+@router.get("/seat/{token}", response_model=None, name="seat")
 async def seat(token: str, request: Request, service: ServiceDep) -> Response:
+    """A page naming the seat a link opens; nothing changes until it is confirmed (a link
+    pasted by mistake, or sent by the opponent, must not swap this browser's seat)."""
     try:
-        game_id, _ = await service.seat_of_token(token)
+        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
+    refused = offer["held_seat"] not in (None, offer["side"])
+    context = {"offer": offer, "token": token, "refused": refused}
+    return _page(request, "seat_confirm.html", context, 409 if refused else 200)
+
+
+@router.post("/seat", response_model=None)
+async def seat_confirm(request: Request, service: ServiceDep) -> Response:
+    """The confirmation: the token comes in the form's body (never in a further URL)."""
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    token = _field(form, "token") or ""
+    try:
+        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    game_id = offer["game_id"]
+    if offer["held_seat"] not in (None, offer["side"]):
+        context = {"offer": offer, "token": token, "refused": True}
+        return _page(request, "seat_confirm.html", context, 409)
     response = RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
     set_seat(request, response, game_id, token)
     return response
@@ -295,13 +322,15 @@ async def _context(
     names = {s["id"]: s["name"] for s in view["ships"]}
     marks = _key_marks()
 
-    def refresh(name: str) -> Markup:
-        # each block refreshes itself when the live stream says the game moved on; the key
+    def refresh(name: str, also: str = "") -> Markup:
+        # each block refreshes itself when the live stream says the game moved on (or sends
+        # one of the events in ``also``); the key
         # lets the server answer 204 when the block would come out the same; a hint that
         # arrives while a refresh is out replaces it (htmx would queue it on the element the
         # swap removes, and the page would stay behind until the next move)
+        triggers = ", ".join(filter(None, ("sse:seq", also, "pd-refresh from:body")))
         return Markup(
-            f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="sse:seq, pd-refresh from:body" '
+            f'hx-get="/games/{gid}/fragments/{name}" hx-trigger="{triggers}" '
             'hx-sync="this:replace" hx-disinherit="hx-sync" '
             f'hx-swap="outerHTML" hx-vals=\'{{"key": "{marks[name]}"}}\''
         )

@@ -1,9 +1,10 @@
 """Cookies and CSRF for the pages.
 
-Seat tokens travel in an HttpOnly, SameSite=Lax cookie per game (never in a page's HTML after
-the one ``/seat/{token}`` redirect). Every form carries a CSRF token: an HMAC of a random,
-HttpOnly ``pd_csrf`` cookie under the server's signing key (a signed double submit), and a
-POST from another origin is refused outright.
+Seat tokens travel in an HttpOnly, SameSite=Lax cookie per game, set only by claiming an
+invite or by confirming a ``/seat/{token}`` page (a POST: the token in its body, never in a
+further URL), and never over a live seat of the same game. Every form carries a CSRF token:
+an HMAC of a random, HttpOnly ``pd_csrf`` cookie under the server's signing key (a signed
+double submit), and a POST from another origin is refused outright.
 """
 
 from __future__ import annotations

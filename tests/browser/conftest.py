@@ -282,3 +282,15 @@ def join_by_link(page: Page, link: str, name: str) -> None:
         page.get_by_role("button", name="Take the seat").click()
     assert claimed.value.status == 303
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
+
+
+def enter_by_seat_link(page: Page, link: str) -> Any:
+    """Open a private seat link, confirm it, and land on the game page; returns the
+    confirmation's answer (the 303 that sets the cookie)."""
+    page.goto(link)
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith("/seat")
+    ) as confirmed:
+        page.get_by_role("button", name=re.compile(r"^Play .+ on this device$")).click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    return confirmed.value

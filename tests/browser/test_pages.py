@@ -16,6 +16,7 @@ from tests.browser.conftest import (
     assert_no_hidden_positions,
     assert_same_document,
     create_in_lobby,
+    enter_by_seat_link,
     game_id_of,
     join_by_link,
     mark,
@@ -138,10 +139,8 @@ def test_seat_link_reenters_from_a_fresh_browser(
     assert re.fullmatch(rf"{re.escape(live_server.url)}/seat/[A-Za-z0-9_-]+", link), link
 
     other_device = open_page()
-    landed = other_device.goto(link)
-    assert landed is not None and landed.status == 200
+    seat = enter_by_seat_link(other_device, link)  # the page that names the seat, confirmed
     assert other_device.url == f"{live_server.url}/games/{game_id}"  # the token left the URL
-    seat = redirect_of(landed)
     assert seat.status == 303
     headers = seat.all_headers()
     assert headers["referrer-policy"] == "no-referrer"

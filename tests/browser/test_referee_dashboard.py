@@ -33,6 +33,7 @@ from tests.browser.conftest import (
     OpenPage,
     Referee,
     assert_same_document,
+    enter_by_seat_link,
     mark,
     screenshot,
     settled,
@@ -151,7 +152,7 @@ def test_the_referee_watches_both_sides_pauses_and_resumes(
     pages = {"A": open_page(), "B": open_page(), "R": open_page()}
     for seat in ("A", "B"):
         page = pages[seat]
-        page.goto(f"{live_server.url}/seat/{tokens[seat]}")
+        enter_by_seat_link(page, f"{live_server.url}/seat/{tokens[seat]}")
         page.wait_for_url(re.compile(rf"/games/{gid}$"))
         expect(page.locator("#status .seat")).to_contain_text(f"Side {seat}")
         expect(page.locator("#referee-panel")).to_have_count(0)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, OpenPage, Referee, settled
+from tests.browser.conftest import SHOTS, OpenPage, Referee, enter_by_seat_link, settled
 from tests.conftest import LiveServer
 
 API = "/api/v1"
@@ -83,7 +83,7 @@ def test_a_needle_beam_aims_at_a_chosen_system(
     game_id, tokens = _game(live_server, "needle_raider")
     _post(live_server, f"/games/{game_id}/commands", {"type": "ping", "ship": "a1"}, tokens["A"])
     page = open_page()
-    page.goto(f"{live_server.url}/seat/{tokens['A']}")
+    enter_by_seat_link(page, f"{live_server.url}/seat/{tokens['A']}")
     expect(page.locator("#fire-form")).to_be_visible()
     select = page.locator('select[name="system|a1|needle-1|b1"]')
     expect(select).to_be_visible()
@@ -115,7 +115,7 @@ def test_a_multi_fusion_launcher_is_switched_on_the_page(
 ) -> None:
     game_id, tokens = _game(live_server, "graser_cruiser")
     page = open_page()
-    page.goto(f"{live_server.url}/seat/{tokens['A']}")
+    enter_by_seat_link(page, f"{live_server.url}/seat/{tokens['A']}")
     form = page.locator("form.mode-form")
     expect(form).to_contain_text("fires as a fusion torpedo")
     form.locator("select[name=mode]").select_option("flare")

@@ -3,7 +3,8 @@
 
 - ``Browser``: one browser (its own cookie jar: CSRF cookie, seat cookies) talking to the app
   through the ``client`` fixture's ASGI transport; ``enter(token)`` takes a seat the way a person
-  does (``/seat/{token}``), ``form(...)`` posts a form with the page's CSRF field.
+  does (``/seat/{token}``, then its confirmation), ``form(...)`` posts a form with the page's
+  CSRF field.
 - ``Script``: the duel of ``FIXED`` (fixed game id and seed, so the dice are fixed: A moves and
   pings, reveals B, both fire, A's power core goes critical, B moves away) driven through the
   API, stopping at named checkpoints.
@@ -116,8 +117,11 @@ class Browser:
         return await self.post(path, data=[(k, str(v)) for k, v in items], headers=extra)
 
     async def enter(self, token: str) -> httpx.Response:
-        """Take a seat by its private link (sets the seat cookie)."""
+        """Take a seat by its private link: the page that names the seat, then its
+        confirmation (sets the seat cookie)."""
         r = await self.get(f"/seat/{token}")
+        assert r.status_code == 200, r.text
+        r = await self.form("/seat", {"token": token})
         assert r.status_code == 303, r.text
         return r
 

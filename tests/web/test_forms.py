@@ -6,7 +6,9 @@
 - invites: the invite page is the creator's (links for the other seats only), nobody else ever
   gets a code in a page; only the creator or the referee issues a new one (the old one dies);
   ``GET /join/{code}`` never claims (a link preview must not burn the code), the POST claims and
-  sets an HttpOnly, SameSite seat cookie; ``/seat/{token}`` sets the cookie and redirects with
+  sets an HttpOnly, SameSite seat cookie, and a browser holding a seat of the game claims
+  nothing (409, the invite unused); ``/seat/{token}`` names the seat and only its CSRF-checked
+  confirmation sets the cookie and redirects (never over another seat of the same game), with
   ``Referrer-Policy: no-referrer``;
 - ``Cache-Control: no-store`` on every page answer of every test here;
 - CSRF on every POST: a missing or wrong token, a token without its cookie, or another site's
@@ -306,12 +308,66 @@ async def test_only_the_creator_or_referee_gets_a_new_invite_link(
     assert r.status_code == 409 and "/join/" not in r.text
 
 
-async def test_seat_link_sets_the_cookie_and_redirects_without_referrer(
+async def test_a_browser_holding_a_seat_of_the_game_cannot_claim_another(
     client: httpx.AsyncClient, new_browser: BrowserFactory
 ) -> None:
-    game = await create_game(client, {"scenario": "duel"})
+    """The creator's own invite and the referee's: refused (409), no cookie, the invite unused."""
+    ann = new_browser()
+    r = await ann.form("/games", {**LOBBY, "name": "Ann"})
+    game_id = game_id_of(r.text)
+    link = join_links(r.text)["B"]
+    game = Game(game_id, {"A": assert_seat_cookie(r, game_id)}, {"B": code_of(link)})
+    r = await ann.get(link)
+    assert r.status_code == 200
+    assert "This is your opponent's invite" in r.text and "Take the seat" not in r.text
+    assert "already holds side A" in r.text
+    r = await ann.form(link.replace("http://test", ""), {"name": "Ann again"})
+    assert r.status_code == 409 and "<html" in r.text
+    assert "already plays side A" in r.text and "send them the link" in r.text
+    assert f'href="/games/{game_id}">Back to your game' in r.text
+    assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    seen = await api_view(client, game, "admin")
+    assert seen["status"] == "waiting" and seen["seats"]["B"] is None
+    page = await ann.page(game_id)
+    assert "Side A" in element(page.text, "status")
+    # the opponent still gets the seat
+    bo = new_browser()
+    await bo.get(link)
+    assert (await bo.form(link.replace("http://test", ""), {"name": "Bo"})).status_code == 303
+    assert (await api_view(client, game, "admin"))["seats"]["B"] == {"name": "Bo"}
+
+    # the referee's browser cannot take a player's seat either
+    rex = new_browser()
+    r = await rex.form("/games", {**LOBBY, "seat": "referee", "name": "Rex"})
+    refereed = game_id_of(r.text)
+    links = join_links(r.text)
+    r = await rex.get(links["A"])
+    assert "the referee's seat" in r.text and "Take the seat" not in r.text
+    r = await rex.form(links["A"].replace("http://test", ""), {"name": "Rex"})
+    assert r.status_code == 409 and "referee" in r.text
+    seen = await api_view(client, Game(refereed, {}), "admin")
+    assert seen["seats"] == {"A": None, "B": None}
+
+
+async def test_a_seat_link_names_the_seat_and_only_its_confirmation_sets_the_cookie(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    game = await create_game(client, {"scenario": "duel", "creator_name": "Ann"})
+    link = f"/seat/{game.tokens['B']}"
     phone = new_browser()
-    r = await phone.get(f"/seat/{game.tokens['B']}")
+    r = await phone.get(link)
+    assert r.status_code == 200, r.text
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    assert "Play side B here?" in r.text and game.id in r.text and "Player B" in r.text
+    assert 'action="/seat"' in r.text  # the token goes in the body, in no further URL
+    # the confirmation without its CSRF field, or with another's: refused, nothing set
+    for fields in ({"token": game.tokens["B"]}, {"token": game.tokens["B"], "csrf": "0" * 64}):
+        r = await phone.post("/seat", fields)
+        assert r.status_code == 403 and FORGED in r.text
+        assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    assert "pd_seat_" not in str(phone.http.cookies)
+    r = await phone.form("/seat", {"token": game.tokens["B"]})
     assert r.status_code == 303
     assert r.headers["location"] == f"/games/{game.id}"
     assert r.headers["referrer-policy"] == "no-referrer"
@@ -319,12 +375,28 @@ async def test_seat_link_sets_the_cookie_and_redirects_without_referrer(
     page = await phone.page(game.id)
     assert "Side B" in element(page.text, "status")
     # the page offers the same link for the next device; the other seat's never
-    assert f"/seat/{game.tokens['B']}" in page.text and game.tokens["A"] not in page.text
+    assert link in page.text and game.tokens["A"] not in page.text
     assert page.headers["referrer-policy"] == "no-referrer"
-    stranger = new_browser()
-    r = await stranger.get("/seat/not-a-token")
-    assert r.status_code == 401 and "<html" in r.text
+    # the same link again in that browser: already there, nothing to confirm
+    r = await phone.get(link)
+    assert r.status_code == 200 and "You already play side B here" in r.text
+    assert 'action="/seat"' not in r.text
+
+    # a browser holding A's seat is never switched to B's, by the page or by a forged post
+    ann = new_browser()
+    await ann.enter(game.tokens["A"])
+    r = await ann.get(link)
+    assert r.status_code == 409 and "This browser already plays side A" in r.text
+    assert 'action="/seat"' not in r.text
+    r = await ann.form("/seat", {"token": game.tokens["B"]})
+    assert r.status_code == 409
     assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
+    assert "Side A" in element((await ann.page(game.id)).text, "status")
+
+    stranger = new_browser()
+    for r in (await stranger.get("/seat/not-a-token"), await stranger.form("/seat", {})):
+        assert r.status_code == 401 and "<html" in r.text
+        assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
 
 
 # -- CSRF ------------------------------------------------------------------------------------------
