@@ -58,6 +58,7 @@ class Marker:
     arcs: list[dict[str, Any]] = field(default_factory=list)
     role: str = ""  # own | enemy for a player's page, "" for a spectator or the referee
     hull: str = DART  # the outline (DART or DIAMOND)
+    shown: bool = False  # an own ship that is revealed now: the other side sees it here
 
     @property
     def css(self) -> str:
@@ -65,6 +66,8 @@ class Marker:
         parts = [self.kind]
         if self.role and self.role != self.kind:
             parts.append(self.role)
+        if self.shown:
+            parts.append("live")
         return " ".join([*parts, f"side-{self.side}", self.status])
 
 
@@ -165,6 +168,7 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
                     ship["name"],
                     status,
                     _arcs(ship, sx, sy),
+                    shown=kind == "own" and ship["revealed"] == "live",
                 )
             )
             points = [_svg(h, p["x"], p["y"]) for p in ship.get("trail", [])]
@@ -271,6 +275,7 @@ def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
         enemy = "B" if seat == "A" else "A"
         lines = [
             key(seat, "own", "your ship (true position)"),
+            key(seat, "own live", "your ship, revealed now (the enemy sees it)"),
             key(enemy, "live", "enemy revealed now"),
             key(enemy, "stale", "enemy last seen (dashed, turn shown)"),
         ]

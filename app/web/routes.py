@@ -264,15 +264,16 @@ async def _context(
     events = (await service.events(game_id, token, 0))["events"] if with_events else []
     seat = view["you"]
     teller = Teller(view["ships"], seat, view["side_names"])
+    texts = teller.tell_all(events)  # in order: a ping's words depend on what was revealed
     log = [
         {
             "seq": e["seq"],
             "turn": e["turn"],
             "type": e["type"],
-            "text": teller.tell(e),
+            "text": text,
             "voided": e.get("voided", False),
         }
-        for e in reversed(events)
+        for e, text in reversed(list(zip(events, texts, strict=True)))
     ]
     mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
     theirs = [s for s in view["ships"] if s not in mine]

@@ -13,10 +13,15 @@ from __future__ import annotations
 import html as htmllib
 import re
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
+from app.rules import ScriptedDice, redact
+from app.web.words import Teller
+from tests.conftest import ADMIN
 from tests.web import Browser, Game, api_view, create_game, send
+from tests.web.test_words_map import Duel
 
 BrowserFactory = Callable[[], Browser]
 
@@ -88,3 +93,115 @@ async def test_pinged_on_the_record_sheet_says_it_means_revealed_there(
     line = text_of(key.group(1))
     assert line.startswith("PINGED — revealed here"), line
     assert "its own ping" in line and "detect" in line and "firing" in line, line
+
+
+# -- the log agrees with the map -------------------------------------------------------------------
+def ping_lines(log_html: str) -> list[str]:
+    """The texts of the log's ping lines, oldest first."""
+    items = re.findall(r'<li class="ev ev-ping[^"]*"[^>]*>(.*?)</li>', log_html, re.S)
+    return [text_of(i) for i in reversed(items)]
+
+
+def about(line: str, name: str) -> str:
+    """The part of a ping line that is about the ship ``name``."""
+    parts = [p for p in line.split(": ", 1)[1].split("; ") if name in p]
+    assert len(parts) == 1, (line, name)
+    return parts[0]
+
+
+def drawn_live(map_html: str, ship: str) -> bool:
+    m = re.search(rf'<g class="ship ([^"]+)" data-ship="{ship}"', map_html)
+    return bool(m and "live" in m.group(1).split())
+
+
+async def test_a_ping_that_misses_a_ship_already_revealed_does_not_call_it_hidden(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """The hunt (pings reach 36 mu): B's Whisper pings and is revealed; then A's Longsight,
+    67.9 mu away, pings: out of ping range, Whisper is not detected — and is still revealed,
+    drawn live on every map. The log line of Longsight's ping must not say it stays hidden."""
+    game = await create_game(client, {"scenario": "hunt"})
+    stay = {"speed_change": 0, "turn": 0}
+    await send(client, game, "A", deploy_body("a1", (4.0, 24.0), 3))
+    b_ships = [("b1", (70.0, 40.0)), ("b2", (70.0, 8.0))]
+    await send(
+        client,
+        game,
+        "B",
+        {"type": "deploy", "ships": [placement(s, p, 9) for s, p in b_ships]},
+    )
+    assert (await api_view(client, game, "admin"))["phase"]["side"] == "B"  # more ships
+    await send(client, game, "B", {"type": "move", "ship": "b1", "orders": stay})
+    await send(client, game, "B", {"type": "ping", "ship": "b1"})
+    await hold_fire(client, game)
+    phase = (await api_view(client, game, "admin"))["phase"]
+    if phase["side"] == "B":  # B's second ship, if B goes on: it stays put on overwatch
+        await send(client, game, "B", {"type": "move", "ship": "b2", "orders": stay})
+        await send(client, game, "B", {"type": "end_activation", "ship": "b2"})
+    await send(client, game, "A", {"type": "ping", "ship": "a1"})
+    truth = await api_view(client, game, "admin")
+    whisper = next(s for s in truth["ships"] if s["id"] == "b1")
+    assert whisper["revealed"] == "live", whisper
+
+    for seat in ("A", "B", "spectator", "referee"):
+        browser = await seat_browser(new_browser, game, seat)
+        if seat == "referee":
+            browser.hold(game.id, ADMIN)
+        assert drawn_live(await fragment(browser, game, "map"), "b1"), seat
+        lines = ping_lines(await fragment(browser, game, "log"))
+        assert len(lines) == 2, (seat, lines)
+        said = about(lines[1], "Whisper")
+        assert "hidden" not in said and "already revealed" in said, (seat, lines[1])
+
+
+def placement(ship: str, at: tuple[float, float], heading: int) -> dict[str, Any]:
+    return {"ship": ship, "position": {"x": at[0], "y": at[1]}, "heading": heading, "speed": 0}
+
+
+def deploy_body(ship: str, at: tuple[float, float], heading: int) -> dict[str, Any]:
+    return {"type": "deploy", "ships": [placement(ship, at, heading)]}
+
+
+async def hold_fire(client: httpx.AsyncClient, game: Game) -> None:
+    """Every side the open window waits for declares no shots."""
+    phase = (await api_view(client, game, "admin"))["phase"]
+    for side in phase["awaiting"]:
+        window = (await api_view(client, game, side))["phase"]["legal"]["window"]
+        await send(client, game, side, {"type": "fire", "window": window, "shots": []})
+
+
+# the duel through the engine: roll-off 6-3 (A first); Vigilant moves and pings, 2 against
+# Shade's ECM 5 (1 drawn unused): not detected; Shade fires from overwatch (4, 3: 1 hit) and is
+# revealed by firing; Shade then pings before moving, 1 against Vigilant's ECM 6: not detected,
+# but Vigilant has not moved since its ping and is still revealed
+ENGINE_DICE = [6, 3, 2, 5, 1, 4, 3, 1, 6, 2, 5, 5, 5, 5, 5, 5]
+
+
+def test_the_log_of_a_ping_agrees_with_the_map_for_every_seat() -> None:
+    duel = Duel()
+    duel.dice = ScriptedDice(ENGINE_DICE)
+    duel.deploy()
+    duel.do("A", {"type": "move", "ship": "a1", "orders": {"speed_change": 4, "turn": 0}})
+    duel.do("A", {"type": "ping", "ship": "a1"})
+    assert duel.state.phase.awaiting == ("B",), duel.state.phase
+    shots = [{"ship": "b1", "weapon": w, "target": "a1"} for w in ("beam-1", "beam-2")]
+    duel.do("B", {"type": "fire", "window": duel.state.phase.window, "shots": shots})
+    duel.do("B", {"type": "ping", "ship": "b1"})
+    assert {s.id: s.revealed for s in duel.state.ships} == {"a1": "live", "b1": "live"}
+
+    for seat in ("A", "B", "spectator", "referee"):
+        model = duel.map(seat)
+        drawn = {m.id: m for m in model.markers if not m.id.endswith("-ghost")}
+        assert all("live" in drawn[s].css.split() for s in ("a1", "b1")), (seat, drawn)
+        events = [redact(e, seat, duel.state) for e in duel.log]
+        teller = Teller(duel.view(seat)["ships"], seat, duel.state.side_names)
+        told = list(zip(events, teller.tell_all(events), strict=True))
+        pings = [text for e, text in told if e["type"] == "ping"]
+        assert len(pings) == 2, (seat, pings)
+        first, second = about(pings[0], "Shade"), about(pings[1], "Vigilant")
+        # Shade was not revealed when Vigilant's ping missed it, then it fired: the map draws
+        # it live, and the log says both without contradiction
+        assert "not detected" in first and "hidden" not in first, (seat, pings[0])
+        assert any("Shade revealed by firing" in text for _, text in told), seat
+        # Vigilant was revealed when Shade's ping missed it
+        assert "already revealed" in second and "hidden" not in second, (seat, pings[1])
