@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from app.deps import seat_cookie
-from tests.browser.conftest import SHOTS, OpenPage, screenshot
+from tests.browser.conftest import SHOTS, OpenPage, Referee, screenshot
 from tests.conftest import ADMIN, LiveServer
 
 API = "/api/v1"
@@ -203,3 +203,42 @@ def test_spectator_and_referee_see_the_sides_by_name_and_shape(
                 SIDE_NAMES[side]
                 in page.locator(f'#map g.ship[data-ship="{ship}"] title').text_content()
             ), (who, ship)
+
+
+# -- one choice per weapon -------------------------------------------------------------------------
+def test_each_weapon_takes_one_target_or_holds_with_and_without_javascript(
+    live_server: LiveServer, open_page: OpenPage, referee: Referee
+) -> None:
+    game_id, tokens = fire_window(live_server, [("Dart", (30.0, 16.0)), ("Flit", (42.0, 16.0))])
+    for seat, js in (("A", True), ("B", False)):
+        page = open_page(js=js)
+        page.context.add_cookies(
+            [{"name": seat_cookie(game_id), "value": tokens[seat], "url": live_server.url}]
+        )
+        page.goto(f"{live_server.url}/games/{game_id}")
+        form = page.locator("#fire-form")
+        expect(form).to_be_visible()
+        expect(form.locator("input[type=checkbox]")).to_have_count(0)
+        groups = form.locator("fieldset.weapon-choice")
+        expect(groups.first).to_be_visible()
+        for i in range(groups.count()):  # every weapon starts on "hold"
+            expect(groups.nth(i).get_by_label("Hold — do not fire")).to_be_checked()
+        if seat == "A":
+            # Lance's beam-1 reaches both scouts: choosing Flit after Dart un-chooses Dart
+            beam = form.locator("fieldset.weapon-choice", has_text="Lance beam-1")
+            beam.locator('input[value="a1|beam-1|b1"]').check()
+            beam.locator('input[value="a1|beam-1|b2"]').check()
+            expect(beam.locator('input[value="a1|beam-1|b1"]')).not_to_be_checked()
+            expect(beam.locator("input:checked")).to_have_count(1)
+            chosen = [("a1", "beam-1", "b2")]
+        else:
+            # without JavaScript: the form posts and the page reloads
+            form.locator('input[value="b1|beam-1|a1"]').check()
+            chosen = [("b1", "beam-1", "a1")]
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            form.get_by_role("button", name="Fire the chosen shots").click()
+        assert posted.value.status == (200 if js else 303), posted.value
+        expect(page.locator("#log")).to_contain_text("You declared 1 shot.")
+        declared = [e for e in referee.events(game_id) if e["type"] == "fire_declared"][-1]["data"]
+        assert declared["side"] == seat
+        assert [(s["ship"], s["weapon"], s["target"]) for s in declared["shots"]] == chosen
