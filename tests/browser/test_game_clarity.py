@@ -242,3 +242,51 @@ def test_each_weapon_takes_one_target_or_holds_with_and_without_javascript(
         declared = [e for e in referee.events(game_id) if e["type"] == "fire_declared"][-1]["data"]
         assert declared["side"] == seat
         assert [(s["ship"], s["weapon"], s["target"]) for s in declared["shots"]] == chosen
+
+
+# -- nothing in reach: the player still answers ----------------------------------------------------
+NOTHING_IN_REACH = "None of your weapons can reach a revealed enemy now."
+WHY_ANSWER = "an automatic answer would tell your opponent that nothing of yours is in range"
+
+
+def test_a_side_with_nothing_in_reach_is_told_why_it_still_answers_every_window(
+    live_server: LiveServer, open_page: OpenPage, referee: Referee
+) -> None:
+    """B's lone scout stands 15 mu from Lance, beyond its class-1 beams' 12 mu. Lance's ping
+    reveals it; B is awaited (on overwatch, with ready weapons, a live enemy: public facts) but
+    has no shot. The window says so and why B must still press "Hold fire"; nothing answers for
+    B meanwhile. Lance then moves (and, in a new turn, moves again), and the scout pings: the
+    same words in the next window."""
+    game_id, tokens = fire_window(live_server, [("Far", (36.0, 23.0))])
+    page = seat_page(open_page, live_server, game_id, tokens["B"])
+    for window in (1, 2):
+        form = page.locator("#fire-form")
+        expect(form).to_be_visible()
+        expect(form.locator("fieldset.weapon-choice")).to_have_count(0)
+        note = form.locator(".nothing-in-reach")
+        expect(note).to_contain_text(NOTHING_IN_REACH)
+        expect(note).to_contain_text("You still answer the window yourself")
+        expect(note).to_contain_text(WHY_ANSWER)
+        expect(note).to_contain_text("Hold fire")
+        if window == 1:
+            screenshot(page, "10-nothing-in-reach-B")
+        # nobody answers for B: the window still waits after a while
+        page.wait_for_timeout(1500)
+        assert "B" in referee.view(game_id)["phase"]["awaiting"]
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            form.get_by_role("button", name="Hold fire").click()
+        assert posted.value.status == 200
+        expect(page.locator("#log")).to_contain_text("You held fire.")
+        if window == 1:
+            # A holds too; Lance pinged before moving: it moves now (standing still), and its
+            # activation ends; then B's scout pings and reveals it again (no ECM on a destroyer)
+            here = f"/games/{game_id}/commands"
+            a_window = _view(live_server, game_id, tokens["A"])["phase"]["legal"]["window"]
+            _post(live_server, here, {"type": "fire", "window": a_window, "shots": []}, tokens["A"])
+            stay = {"type": "move", "ship": "a1", "orders": {"speed_change": 0, "turn": 0}}
+            _post(live_server, here, stay, tokens["A"])
+            if referee.view(game_id)["phase"]["side"] == "A":  # a new turn, A first
+                _post(live_server, here, stay, tokens["A"])
+                _post(live_server, here, {"type": "end_activation", "ship": "a1"}, tokens["A"])
+            _post(live_server, here, {"type": "ping", "ship": "b1"}, tokens["B"])
+            assert "B" in referee.view(game_id)["phase"]["awaiting"]
