@@ -89,6 +89,12 @@ class WeaponSpent(RulesError):
     code = "weapon_spent"
 
 
+class DuplicateWeapon(RulesError):
+    """One declaration names the same weapon twice (a weapon fires once a turn, at one target)."""
+
+    code = "duplicate_weapon"
+
+
 class WeaponNotWorking(RulesError):
     code = "weapon_not_working"
 

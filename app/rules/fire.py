@@ -27,6 +27,7 @@ from app.rules.designs import SystemSpec
 from app.rules.dice import Roller
 from app.rules.errors import (
     BadTargetSystem,
+    DuplicateWeapon,
     InvalidCommand,
     NoFireControl,
     NotAllowedToFire,
@@ -219,7 +220,7 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
     """Every shot of one side's declaration, or the first reason it is refused."""
     pinger = state.phase.pinger
     aims: list[Aim] = []
-    used: set[tuple[str, str]] = set()
+    used: dict[tuple[str, str], str] = {}  # (ship, weapon) → the target named first
     new_targets: dict[str, set[str]] = {}
     for shot in shots:
         if not state.has_ship(shot.ship):
@@ -244,14 +245,24 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
             raise UnknownWeapon(f"{ship.name} has no weapon {shot.weapon!r}")
         if not ship.system(weapon.id).working:
             raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
-        if weapon.id in ship.fired or (ship.id, weapon.id) in used:
+        if weapon.id in ship.fired:
             raise WeaponSpent(f"{ship.name}'s {weapon.id} has already fired this turn")
+        if (ship.id, weapon.id) in used:
+            first, then = (
+                state.ship(t).name if state.has_ship(t) else repr(t)
+                for t in (used[(ship.id, weapon.id)], shot.target)
+            )
+            twice = f"{first} twice" if first == then else f"{first}, then {then}"
+            raise DuplicateWeapon(
+                f"{ship.name}'s {weapon.id} was given two targets in one declaration ({twice}): "
+                "a weapon fires once a turn, so give it one target or hold it"
+            )
         if offline(state, ship, weapon.id):
             raise WeaponOffline(
                 f"{ship.name}'s {weapon.id} is offline after its mode switch "
                 f"until the end of turn {ship.offline[weapon.id]}"
             )
-        used.add((ship.id, weapon.id))
+        used[(ship.id, weapon.id)] = shot.target
         if not state.has_ship(shot.target):
             raise UnknownShip(f"there is no ship {shot.target!r} in this game")
         target = state.ship(shot.target)

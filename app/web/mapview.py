@@ -28,6 +28,22 @@ ARC_SPANS = {
 }
 
 
+# Two outlines, both pointing along the heading, told apart without colour: a dart (notched
+# back) and a diamond (pointed back). A player's own ships are darts and enemies diamonds on
+# either side's page; a spectator or the referee, who looks as no side, sees side A as darts
+# and side B as diamonds.
+DART = "M0,-1.8 L1.2,1.3 L0,0.6 L-1.2,1.3 Z"
+DIAMOND = "M0,-2 L1.25,0.1 L0,1.6 L-1.25,0.1 Z"
+
+
+def look(seat: str, side: str) -> tuple[str, str]:
+    """(role, outline) of a ship of ``side`` on ``seat``'s page: role "own" or "enemy" for a
+    player, "" for a spectator or the referee (they see sides, not friend and foe)."""
+    if seat in ("A", "B"):
+        return ("own", DART) if side == seat else ("enemy", DIAMOND)
+    return "", DART if side == "A" else DIAMOND
+
+
 @dataclass
 class Marker:
     id: str
@@ -40,6 +56,19 @@ class Marker:
     label: str
     status: str
     arcs: list[dict[str, Any]] = field(default_factory=list)
+    role: str = ""  # own | enemy for a player's page, "" for a spectator or the referee
+    hull: str = DART  # the outline (DART or DIAMOND)
+    shown: bool = False  # an own ship that is revealed now: the other side sees it here
+
+    @property
+    def css(self) -> str:
+        """The marker's classes: what it is, whose it is for the viewer, its side, its status."""
+        parts = [self.kind]
+        if self.role and self.role != self.kind:
+            parts.append(self.role)
+        if self.shown:
+            parts.append("live")
+        return " ".join([*parts, f"side-{self.side}", self.status])
 
 
 @dataclass
@@ -57,6 +86,8 @@ class MapModel:
     gone: list[dict[str, str]]
     # the referee's layers: what each side currently believes about the other's ships
     beliefs: dict[str, list[Marker]] = field(default_factory=dict)
+    # the legend: one line per kind of marker this seat's map can show
+    keys: list[dict[str, str]] = field(default_factory=list)
 
 
 def _svg(height: float, x: float, y: float) -> tuple[float, float]:
@@ -137,6 +168,7 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
                     ship["name"],
                     status,
                     _arcs(ship, sx, sy),
+                    shown=kind == "own" and ship["revealed"] == "live",
                 )
             )
             points = [_svg(h, p["x"], p["y"]) for p in ship.get("trail", [])]
@@ -210,6 +242,10 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
     if seat == "referee":
         trails = _whole_tracks(view, events, h)
         beliefs = {side: _believed(view, side, h) for side in ("A", "B")}
+    for m in [*markers, *(m for ms in beliefs.values() for m in ms)]:
+        m.role, m.hull = look(seat, m.side)
+    for t in trails:
+        t["role"] = look(seat, t["side"])[0]
     return MapModel(
         width=w,
         height=h,
@@ -223,7 +259,42 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         shots=_shots(events, h),
         gone=gone,
         beliefs=beliefs,
+        keys=legend(seat, view.get("side_names", {})),
     )
+
+
+def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
+    """The legend's lines, each drawn with the same classes and outline as the markers it names
+    (``css`` is the key's classes, ``hull`` its outline; ``hull`` "" for the ping ring)."""
+
+    def key(side: str, kind: str, text: str) -> dict[str, str]:
+        role, hull = look(seat, side)
+        return {"css": f"{kind} {role} side-{side}".replace("  ", " "), "hull": hull, "text": text}
+
+    if seat in ("A", "B"):
+        enemy = "B" if seat == "A" else "A"
+        lines = [
+            key(seat, "own", "your ship (true position)"),
+            key(seat, "own live", "your ship, revealed now (the enemy sees it)"),
+            key(enemy, "live", "enemy revealed now"),
+            key(enemy, "stale", "enemy last seen (dashed, turn shown)"),
+        ]
+    else:
+        named = {s: f"{side_names.get(s, 'Side ' + s)} (side {s})" for s in ("A", "B")}
+        if seat == "referee":
+            lines = [
+                key("A", "truth", f"{named['A']}: true position"),
+                key("B", "truth", f"{named['B']}: true position"),
+                key("A", "live", "white edge: revealed now"),
+                key("B", "stale", "dashed: where the other side last saw it (turn shown)"),
+            ]
+        else:
+            lines = [
+                key("A", "live", f"{named['A']} revealed now"),
+                key("B", "live", f"{named['B']} revealed now"),
+                key("B", "stale", "dashed: last seen (turn shown)"),
+            ]
+    return [*lines, {"css": "ping", "hull": "", "text": "ping this turn"}]
 
 
 def _believed(view: Mapping[str, Any], side: str, h: float) -> list[Marker]:

@@ -300,15 +300,16 @@ async def _context(
     events = (await service.events(game_id, token, 0))["events"] if with_events else []
     seat = view["you"]
     teller = Teller(view["ships"], seat, view["side_names"])
+    texts = teller.tell_all(events)  # in order: a ping's words depend on what was revealed
     log = [
         {
             "seq": e["seq"],
             "turn": e["turn"],
             "type": e["type"],
-            "text": teller.tell(e),
+            "text": text,
             "voided": e.get("voided", False),
         }
-        for e in reversed(events)
+        for e, text in reversed(list(zip(events, texts, strict=True)))
     ]
     mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
     theirs = [s for s in view["ships"] if s not in mine]
@@ -507,8 +508,17 @@ def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]
         body = {"type": "move", "ship": ship, "orders": orders}
     elif kind == "fire":
         shots = []
-        # "hold fire" declares no shots whatever boxes are ticked (also without JavaScript)
-        for raw in [] if form.get("hold") else form.getlist("shot"):
+        # one radio group per weapon, ``shot@{ship}|{weapon}``: its value names the shot
+        # "ship|weapon|target", or is empty for "hold"; a bare ``shot`` field is read the same
+        # way. Every value is sent on, so one weapon named twice is the rules' to refuse
+        # (duplicate_weapon). "Hold fire" declares no shots whatever is chosen (also without
+        # JavaScript).
+        picked = [
+            value
+            for name, value in form.multi_items()
+            if (name == "shot" or name.startswith("shot@")) and isinstance(value, str) and value
+        ]
+        for raw in [] if form.get("hold") else picked:
             parts = str(raw).split("|")
             if len(parts) != 3:
                 raise E.Invalid("a shot must name ship, weapon and target")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from app.rules.systems import system_label
@@ -37,6 +37,13 @@ class Teller:
         self.sides = {s["id"]: s["side"] for s in ships}
         self.seat = seat
         self.side_names = side_names
+        # ships revealed (live) so far in the events told: a ping that does not detect one of
+        # them must not call it hidden while the map draws it (it stays live until it moves)
+        self.live: set[str] = set()
+
+    def tell_all(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Every event's sentence, told in order (a sentence may depend on what came before)."""
+        return [self.tell(e) for e in events]
 
     def ship(self, ship_id: str) -> str:
         name = self.names.get(ship_id, ship_id)
@@ -57,9 +64,20 @@ class Teller:
     def tell(self, event: Mapping[str, Any]) -> str:
         kind = str(event["type"])
         method = getattr(self, f"_{kind}", None)
-        if method is None:
-            return kind.replace("_", " ")
-        return str(method(event["data"], event))
+        text = kind.replace("_", " ") if method is None else str(method(event["data"], event))
+        self._follow(event)
+        return text
+
+    def _follow(self, event: Mapping[str, Any]) -> None:
+        """Keep ``live`` as the view keeps ``revealed`` (RULES §6): live from a reveal until the
+        ship next moves; a voided event changed nothing."""
+        if event.get("voided"):
+            return
+        ship = event.get("data", {}).get("ship")
+        if event["type"] == "ship_revealed":
+            self.live.add(ship)
+        elif event["type"] in ("ship_moved", "ship_left", "ship_destroyed"):
+            self.live.discard(ship)
 
     # -- one method per event type ------------------------------------------------------------
     def _game_started(self, d: Mapping[str, Any], e: Any) -> str:
@@ -120,10 +138,13 @@ class Teller:
         found = []
         for item in d["detections"]:
             target = self.ship(item["target"])
+            # "not detected" is all a missed ping says: the ship may be revealed already, or
+            # by its own fire in this very window (the map then draws it live)
+            already = " (already revealed)" if item["target"] in self.live else ""
             if item.get("in_range") is False:
-                found.append(f"{target} out of ping range")
+                found.append(f"{target} out of ping range{already}")
                 continue
-            verdict = "revealed" if item["revealed"] else "stays hidden"
+            verdict = "revealed" if item["revealed"] else f"not detected{already}"
             ecm = item.get("ecm_dice")
             against = "" if ecm is None else (f" vs ECM {_dice(ecm)}" if ecm else " (no ECM)")
             found.append(f"{target} {verdict} — {_dice(item['ping_dice'])}{against}")

@@ -207,11 +207,12 @@
     const toggle = event.target.closest("input[data-belief]");
     if (toggle) wrap.classList.toggle("show-belief-" + toggle.dataset.belief, toggle.checked);
   });
-  // "hold fire" sends the declaration with no shots, whatever boxes are ticked
+  // "hold fire" sends the declaration with no shots, whatever is chosen: every weapon's choice
+  // goes back to "hold" so that the form shows what was sent
   document.addEventListener("click", function (event) {
     const hold = event.target.closest("button[data-hold]");
     if (!hold) return;
-    hold.form.querySelectorAll("input[name=shot]").forEach(function (box) { box.checked = false; });
+    hold.form.querySelectorAll("input[name^='shot@'][value='']").forEach(function (radio) { radio.checked = true; });
   });
   drawPreview(); drawDeployment();
 })();

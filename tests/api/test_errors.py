@@ -514,7 +514,7 @@ async def test_fire_declaration_refusals_and_a_stale_window(
         (fire(("a1", "beam-1", "b3")), 422, "out_of_arc"),
         (fire(("a1", "beam-3", "b2")), 422, "out_of_range"),
         (fire(("a1", "beam-1", "b4")), 422, "target_not_revealed"),
-        (fire(("a1", "beam-1", "b1"), ("a1", "beam-1", "b1")), 422, "weapon_spent"),
+        (fire(("a1", "beam-1", "b1"), ("a1", "beam-1", "b1")), 422, "duplicate_weapon"),
         (fire(("a1", "beam-1", "b1"), ("a1", "beam-2", "b2")), 422, "no_fire_control"),
         (fire(("a1", "beam-9", "b1")), 422, "unknown_weapon"),
         (fire(("b1", "beam-1", "a1")), 403, "not_your_ship"),

@@ -184,7 +184,8 @@ class Duel:
         expect(form).to_be_visible()
         window = self.truth["phase"]["fire"]
         assert form.locator("input[name=window]").input_value() == str(window["window"])
-        boxes = form.locator("input[name=shot]")
+        # a target radio of each weapon's group (not its "hold"); one target per weapon here
+        boxes = form.locator("input[type=radio][name^='shot@']:not([value=''])")
         options = boxes.count()
         # A holds its fire until a stale marker has been seen (so that the game shows one
         # before the scout can die); B, on overwatch, shoots whenever it can

@@ -88,7 +88,7 @@ def test_a_needle_beam_aims_at_a_chosen_system(
     select = page.locator('select[name="system|a1|needle-1|b1"]')
     expect(select).to_be_visible()
     expect(select.locator("option")).to_contain_text(["fc-1 (fire control)"])
-    page.locator('input[name="shot"][value="a1|needle-1|b1"]').check()
+    page.locator('input[name="shot@a1|needle-1"][value="a1|needle-1|b1"]').check()
     select.select_option("sensors-1")
     page.screenshot(path=str(SHOTS / "05-needle-fire-window.png"), full_page=True)
     page.locator("#fire-form button.primary").click()

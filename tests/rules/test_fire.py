@@ -349,8 +349,15 @@ def declare_error(state: GameState, seat: str, *shots: tuple[str, str, str]) -> 
         ([("a1", "beam-1", "a2")], "invalid_command", "A2 is on your own side"),
         (
             [("a1", "beam-1", "b1"), ("a1", "beam-1", "b1")],
-            "weapon_spent",
-            "A1's beam-1 has already fired this turn",
+            "duplicate_weapon",
+            "A1's beam-1 was given two targets in one declaration (B1 twice): a weapon fires "
+            "once a turn, so give it one target or hold it",
+        ),
+        (
+            [("a1", "beam-4", "b1"), ("a1", "beam-4", "b2")],
+            "duplicate_weapon",
+            "A1's beam-4 was given two targets in one declaration (B1, then B2): a weapon fires "
+            "once a turn, so give it one target or hold it",
         ),
         (
             [("a1", "beam-3", "b1")],

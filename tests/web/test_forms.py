@@ -519,10 +519,10 @@ async def test_deploy_move_ping_fire_and_core_action_by_forms(
     assert "Vigilant has moved" in page
     r = await act(b["A"], game, None, {"type": "ping"}, page=after_move_form(page))
     assert r.status_code == 303, r.text
-    # the fire window: both sides pick shots by checkbox
+    # the fire window: both sides pick a target for each weapon (one radio group per weapon)
     for seat in ("A", "B"):
         page = (await b[seat].page(game.id)).text
-        shots = re.findall(r'name="shot" value="([^"]+)"', page)
+        shots = re.findall(r'name="shot@[^"]+" value="([^"]+)"', page)
         assert len(shots) == 2, page
         r = await act(b[seat], game, "fire-form", [("type", "fire")] + [("shot", s) for s in shots])
         assert r.status_code == 303, r.text
@@ -599,8 +599,8 @@ async def test_activate_end_activation_ping_first_and_hold_fire_by_forms(
     for seat in (await api_view(client, game, "admin"))["phase"]["awaiting"]:
         page = (await b[seat].page(game.id)).text
         assert 'id="fire-form"' in page and "Hold fire" in page
-        # "hold" wins over any ticked box, also without JavaScript
-        ticked = re.findall(r'name="shot" value="([^"]+)"', page)[:1]
+        # "hold" wins over any chosen target, also without JavaScript
+        ticked = re.findall(r'name="shot@[^"]+" value="([^"]+)"', page)[:1]
         fields = [("type", "fire"), ("hold", "1")] + [("shot", s) for s in ticked]
         r = await act(b[seat], game, "fire-form", fields)
         assert r.status_code == 303, r.text

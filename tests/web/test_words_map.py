@@ -157,14 +157,14 @@ def test_ping_shows_ecm_dice_only_when_the_event_carries_them() -> None:
     public = tell("B", "ping", ping([seen, hidden]))
     assert public == (
         "Your iron Duke pinged with basic sensors at (40.0, 44.0): "
-        "USS Reliant revealed — 5; Kite stays hidden — 3."
+        "USS Reliant revealed — 5; Kite not detected — 3."
     )
     assert "ECM" not in tell("spectator", "ping", ping([seen, hidden]))
     # the targets' owner (and the referee): the ECM dice that counted, or that none did
     owner = tell("A", "ping", ping([{**seen, "ecm_dice": []}, {**hidden, "ecm_dice": [4, 2]}]))
     assert owner == (
         "Iron Duke pinged with basic sensors at (40.0, 44.0): "
-        "your USS Reliant revealed — 5 (no ECM); your Kite stays hidden — 3 vs ECM 4,2."
+        "your USS Reliant revealed — 5 (no ECM); your Kite not detected — 3 vs ECM 4,2."
     )
     assert "vs ECM 1" in tell("referee", "ping", ping([{**seen, "ecm_dice": [1]}]))
     far = {"target": "a1", "ping_dice": [6], "revealed": False, "in_range": False}
