@@ -67,6 +67,14 @@ async def page_stream(
         yield SseReader(response)
 
 
+async def seq_hint(reader: SseReader, timeout: float = 10.0) -> SseEvent:
+    """The page stream's next ``seq`` hint; ``presence`` hints (someone's page or stream opened
+    or closed, which these tests do all the time) come in between and are passed over."""
+    while (hint := await reader.event(timeout)).event == "presence":
+        pass
+    return hint
+
+
 async def until_eof(reader: SseReader, timeout: float = 10.0) -> list[SseEvent]:
     """Every event until the server ends the stream; fails if it is still open at the deadline."""
     events: list[SseEvent] = []
@@ -116,7 +124,7 @@ async def test_followers_receive_the_rewind_and_refetch_the_rewound_view(
             for seat, reader in streams.items():
                 got = await reader.until(last)
                 assert [e.seq for e in got] == list(range(1, last + 1)), seat
-            hint = await a_page.event()
+            hint = await seq_hint(a_page)
             assert (hint.event, hint.data) == ("seq", str(last))
 
             reason = "the captain of b1 sent the wrong orders"
@@ -140,7 +148,7 @@ async def test_followers_receive_the_rewind_and_refetch_the_rewound_view(
                 assert refetched["seq"] == rewound_seq
                 for key, value in expected.items():
                     assert refetched[key] == value, (seat, key)
-            hint = await a_page.event()
+            hint = await seq_hint(a_page)
             assert (hint.event, hint.data) == ("seq", str(rewound_seq))
 
         # a client that (re)connects from the start sees the voided events marked
@@ -172,7 +180,7 @@ async def test_a_replaced_seats_old_token_stops_working_at_once(live_server: Liv
         ):
             await a_stream.until(last)
             await b_stream.until(last)
-            assert (await a_page.event()).data == str(last)
+            assert (await seq_hint(a_page)).data == str(last)
 
             reason = "A's player lost the device"
             replaced = await referee_ok(
@@ -282,7 +290,7 @@ async def test_presence_follows_open_pages_and_streams(live_server: LiveServer) 
 
         # A opens its page (the page's hint stream)
         async with page_stream(client, game, game.tokens["A"]) as a_page:
-            await a_page.event()
+            await seq_hint(a_page)
             await settle(lambda: connected("A", True), timeout=5)
             seen = await presence(client, game)
             assert seen["A"]["pages"] == 1 and seen["B"]["connected"] is False
