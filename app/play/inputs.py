@@ -16,26 +16,49 @@ from collections.abc import Iterator
 from typing import Any
 
 MAX_JSON_DEPTH = 32
-# a JSON string (skipped whole: brackets inside it are text) or one bracket
-_JSON_TOKENS = re.compile(rb'"(?:[^"\\]+|\\.)*"|[\[\]{}]', re.S)
+_BRACKET_OR_QUOTE = re.compile(rb'["\[\]{}]')  # one byte class: a linear scan
 TOO_DEEP = (
     f"the JSON is nested deeper than {MAX_JSON_DEPTH} levels "
     "(a design needs four, a game with inline designs nine): send it flatter"
 )
 
 
+def _string_end(raw: bytes, start: int) -> int:
+    """The index just past the quote that closes the string opened before ``start``, or -1.
+    Linear in the text: each quote is looked at once, each backslash run before it once (a
+    regular expression with nested repetition backtracks exponentially on an open string)."""
+    at = start
+    while True:
+        quote = raw.find(b'"', at)
+        if quote < 0:
+            return -1
+        slashes = 0
+        while quote - slashes - 1 >= start and raw[quote - slashes - 1] == 0x5C:
+            slashes += 1
+        if slashes % 2 == 0:
+            return quote + 1
+        at = quote + 1
+
+
 def too_deep(text: str | bytes) -> bool:
     """Whether JSON text opens more than ``MAX_JSON_DEPTH`` arrays or objects at once; counted
-    without parsing it (malformed JSON is the parser's to report)."""
+    without parsing it (malformed JSON is the parser's to report). Brackets inside strings are
+    text and do not count."""
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     depth = 0
-    for match in _JSON_TOKENS.finditer(raw):
+    at = 0
+    while (match := _BRACKET_OR_QUOTE.search(raw, at)) is not None:
         token = match.group()
-        if token in (b"[", b"{"):
+        at = match.end()
+        if token == b'"':
+            at = _string_end(raw, at)
+            if at < 0:
+                return False  # an open string: malformed, the parser says so
+        elif token in (b"[", b"{"):
             depth += 1
             if depth > MAX_JSON_DEPTH:
                 return True
-        elif token in (b"]", b"}"):
+        else:
             depth -= 1
     return False
 

@@ -137,3 +137,35 @@ async def test_a_deep_import_on_a_live_server_is_answered(db_url: str, tmp_path:
             assert (await http.get("/healthz")).status_code == 200
     finally:
         server.stop()
+
+
+# -- the depth count itself: brackets in strings are text, and no input makes it slow ----------
+def test_brackets_inside_strings_and_escaped_quotes_do_not_count() -> None:
+    from app.play.inputs import too_deep
+
+    deep = "[" * (MAX_JSON_DEPTH + 1)
+    assert too_deep(deep)
+    assert not too_deep(f'{{"name": "{deep}"}}')  # inside a string: text
+    assert not too_deep(f'{{"name": "a \\" {deep}"}}')  # an escaped quote does not close it
+    assert too_deep('{"name": "a \\\\"}' + deep)  # an escaped backslash does: then brackets
+    assert not too_deep('{"name": "never closed ' + deep)  # open string: the parser's to report
+
+
+async def test_an_open_string_is_answered_at_once_not_backtracked(
+    client: httpx.AsyncClient,
+) -> None:
+    """A body whose string never closes (or holds thousands of escaped quotes) once made the
+    depth count backtrack exponentially: forty bytes stalled the worker's event loop before any
+    authentication. It is one linear pass now, so these answers come back (a regression would
+    hang this test rather than fail it quickly, which CI's time limit still catches)."""
+    for body in (
+        '{"name": "' + "a" * 60_000,
+        '{"name": "' + '\\"' * 30_000,
+        '"' + '\\"' * 30_000 + "]" * 100,
+    ):
+        response = await client.post(
+            f"{API}/designs/validate",
+            content=body.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        assert 400 <= response.status_code < 500, response.text
