@@ -301,7 +301,7 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
 
 def conditions(ship: ShipState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if ship.out_of_control:
+    if ship.out_of_control and ship.status == "active":  # a hulk never activates: no count
         out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
     # a lost bridge (never repaired) is what makes it permanent, whatever the hulk did since
     if ship.status == "out_of_play" and ship.system("bridge").status == "destroyed":

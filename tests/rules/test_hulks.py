@@ -109,3 +109,33 @@ def test_a_ping_rolls_for_hulks_in_roster_order_not_for_the_destroyed_or_gone() 
 
 def _still() -> dict[str, int]:
     return {"speed_change": 0, "turn": 0}
+
+
+def test_a_hulk_shows_no_frozen_countdowns_and_keeps_its_first_reason() -> None:
+    """A hulk never activates, so an out-of-control count it carried would never run down: its
+    conditions show none; a dumped hulk whose bridge a later volley destroys is still shown as
+    dumped (it keeps the reason it went out of play); abandoning stops every countdown."""
+    from app.rules.events import Event
+    from app.rules.evolve import evolve
+
+    state = setup_game([gunship(), gunship()], [gunship()], {"a2": (20.0, 10.0, 0, 3)})
+    state = with_ship(state, "a2", out_of_control=2, life_support_turns=2, command_bridge_out=1)
+    state = with_system(state, "a2", "core", "damaged")
+    # the crew dumps the core while the ship is out of control: a hulk with a frozen count
+    dumped = evolve(state, Event(90, 1, "core_action", {"ship": "a2", "action": "dump"}))
+    kinds = [c["type"] for c in fog.conditions(dumped.ship("a2"))]
+    assert "out_of_control" not in kinds and "core_dumped" in kinds
+    # a later volley destroys its bridge: permanently out of control, still a dumped hulk
+    bridge = {"ship": "a2", "system": "bridge", "type": "bridge", "status": "destroyed"}
+    hit = evolve(dumped, Event(91, 1, "system_damaged", {**bridge, "permanent": True}))
+    a2 = hit.ship("a2")
+    assert a2.out_reason == "core_dumped" and a2.out_of_control == 0
+    conditions = fog.conditions(a2)
+    assert {"type": "out_of_control", "permanent": True} in conditions
+    assert {"type": "core_dumped"} in conditions
+    # abandoning a ship stops its countdowns: nobody is aboard to run out of air
+    left = evolve(state, Event(92, 1, "core_action", {"ship": "a2", "action": "abandon"}))
+    a2 = left.ship("a2")
+    assert a2.life_support_turns is None and a2.command_bridge_out == 0
+    assert a2.out_reason == "abandoned"
+    assert not any("turns_left" in c for c in fog.conditions(a2))
