@@ -44,7 +44,7 @@ from app.rules.errors import (
     WrongStep,
 )
 from app.rules.events import Event
-from app.rules.evolve import NEW_TURN, evolve
+from app.rules.evolve import NEW_TURN, TURN_COUNTED_CONTROL, evolve
 from app.rules.fire import awaited_sides, check_declaration, resolve_volley
 from app.rules.movement import (
     CinematicOrders,
@@ -97,7 +97,8 @@ class _Builder:
         self.events: list[Event] = []
 
     def emit(self, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
-        if kind in ("activation_started", "activation_ended"):
+        legacy = self.state.rules_version in TURN_COUNTED_CONTROL
+        if kind in ("activation_started", "activation_ended") and not legacy:
             data = _command_bridge_count(self.state, kind, data)
         event = Event(self.state.seq + 1, self.state.turn if turn is None else turn, kind, data)
         self.state = evolve(self.state, event)
@@ -275,7 +276,8 @@ def _activate(b: _Builder, seat: str, cmd: Activate) -> None:
     _check_activatable(b.state, ship)
     b.emit("activation_started", {"side": seat, "ship": ship.id})
     if ship.out_of_control:
-        _drift(b, b.state.ship(ship.id), counted=True)
+        counted = b.state.rules_version not in TURN_COUNTED_CONTROL
+        _drift(b, b.state.ship(ship.id), counted=counted)
 
 
 def _ping(b: _Builder, seat: str, cmd: Ping) -> None:
@@ -640,7 +642,17 @@ def _end_turn(b: _Builder) -> None:
     ]
     # out of control and a knocked-out command bridge count activations, not turns (RULES §8):
     # control comes back in ``activation_ended``; the list stays, empty, for older readers
-    payload = {"turn": b.state.turn, "regained_control": [], "life_support_failed": failed}
+    payload: dict[str, Any] = {
+        "turn": b.state.turn,
+        "regained_control": [],
+        "life_support_failed": failed,
+    }
+    if b.state.rules_version in TURN_COUNTED_CONTROL:  # a game begun before 2026.12
+        active = [s for s in b.state.ships if s.status == "active"]
+        payload["regained_control"] = [s.id for s in active if s.out_of_control == 1]
+        restored = [s.id for s in active if s.command_bridge_out == 1]
+        if restored:
+            payload["command_bridge_restored"] = restored
     b.emit("turn_ended", payload)
 
 

@@ -273,7 +273,9 @@ def _system_damaged(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
                 ),
             )
         if d.get("permanent"):
-            return replace(s, status=OUT_OF_PLAY, out_reason="permanently_out_of_control")
+            # a hulk hit again keeps the reason it first went out of play (a dumped core, say)
+            reason = "permanently_out_of_control" if s.status == "active" else s.out_reason
+            return replace(s, status=OUT_OF_PLAY, out_of_control=0, out_reason=reason)
         if "out_of_control" in d:
             s = replace(s, out_of_control=d["out_of_control"])
         if "life_support_turns" in d:
@@ -305,7 +307,15 @@ def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
         state = _ship(
             state,
             d,
-            lambda s: replace(s, status=OUT_OF_PLAY, abandoned=True, out_reason="abandoned"),
+            lambda s: replace(
+                s,
+                status=OUT_OF_PLAY,
+                abandoned=True,
+                # nobody aboard: no countdown runs any more; a hulk keeps its first reason
+                life_support_turns=None,
+                command_bridge_out=0,
+                out_reason="abandoned" if s.status == "active" else s.out_reason,
+            ),
         )
     # the side due to name a ship may have just lost its last unactivated one: hand on
     phase = state.phase
@@ -355,13 +365,21 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
     return _ship(state, d, repair)
 
 
+# Games started under these rules versions counted "out of control for N turns" (and a
+# knocked-out command bridge) at the end of each turn; their logs replay as they were played.
+TURN_COUNTED_CONTROL = frozenset({"2026.11-1"})
+
+
 def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     failed = set(d["life_support_failed"])
+    legacy = state.rules_version in TURN_COUNTED_CONTROL
 
     def tick(s: ShipState) -> ShipState:
         s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
         if s.status != "active":
             return _hulk_life_support(s, failed) if s.crew_aboard else s
+        if legacy:
+            s = _legacy_control_tick(s, d)
         if s.life_support_turns is not None:
             s = replace(s, life_support_turns=s.life_support_turns - 1)
             if s.id in failed:
@@ -377,6 +395,21 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
 
     ships = tuple(tick(s) for s in state.ships)
     return replace(state, ships=ships, phase=Phase(step=NEW_TURN))
+
+
+def _legacy_control_tick(s: ShipState, d: Mapping[str, Any]) -> ShipState:
+    """The per-turn countdowns of the rules before 2026.12 (see ``TURN_COUNTED_CONTROL``)."""
+    if s.out_of_control:
+        s = replace(s, out_of_control=s.out_of_control - 1)
+        if s.id in d.get("regained_control", ()):
+            s = _set_system(s, "bridge", "ok")
+    if s.command_bridge_out:
+        s = replace(s, command_bridge_out=s.command_bridge_out - 1)
+        if s.id in d.get("command_bridge_restored", ()):
+            for cb in s.systems_of("command_bridge"):
+                if cb.status == "damaged":
+                    s = _set_system(s, cb.id, "ok")
+    return s
 
 
 def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:

@@ -13,7 +13,7 @@ from typing import Any
 from app.rules.designs import Design
 from app.rules.geometry import Table, Vec, Zone
 
-RULES_VERSION = "2026.11-1"
+RULES_VERSION = "2026.12-1"  # out of control counted in activations, hulks drift, …
 SIDES: tuple[str, str] = ("A", "B")
 PLAYER_SEATS = frozenset(SIDES)
 SEATS = frozenset({"A", "B", "referee", "spectator"})

@@ -24,6 +24,10 @@ def _heading(h: int | None) -> str:
     return "?" if h is None else f"{CLOCK[h % 12]} o'clock"
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _cap(text: str) -> str:
     """Upper-case the first letter only (``str.capitalize`` would lower-case ship names)."""
     return text[:1].upper() + text[1:]
@@ -297,11 +301,11 @@ class Teller:
         if d.get("beyond_repair"):
             text += ", beyond repair"
         if "command_bridge_out" in d:
-            text += f": knocked out for {d['command_bridge_out']} turns"
+            text += f": knocked out for its next {_n(d['command_bridge_out'], 'activation')}"
         if d.get("permanent"):
             text += ": permanently out of control"
         elif "out_of_control" in d:
-            text += f": out of control for {d['out_of_control']} turns"
+            text += f": out of control for its next {_n(d['out_of_control'], 'activation')}"
         if "life_support_turns" in d:
             text += f": life support fails in {d['life_support_turns']} turns"
         if d["system"] == "core":

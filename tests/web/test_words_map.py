@@ -273,7 +273,7 @@ def test_damage_and_its_consequences() -> None:
     assert tell("B", "system_damaged", hit) == "USS Reliant's beam (beam-1) damaged."
     bridge = {"ship": "a1", "system": "bridge", "type": "bridge", "status": "damaged"}
     assert tell("A", "system_damaged", {**bridge, "out_of_control": 2}) == (
-        "Your USS Reliant's bridge (bridge) damaged: out of control for 2 turns."
+        "Your USS Reliant's bridge (bridge) damaged: out of control for its next 2 activations."
     )
     assert tell("A", "system_damaged", {**bridge, "permanent": True, "out_of_control": 6}) == (
         "Your USS Reliant's bridge (bridge) damaged: permanently out of control."
