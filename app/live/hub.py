@@ -67,11 +67,18 @@ class Hub:
             except asyncio.QueueFull:
                 sub.overflowed = True
 
-    def poke(self, game_id: str) -> None:
-        """Wake this worker's streams of a game without a new seq: a page or stream of it
-        opened or closed, so the pages re-check who is connected (other workers' pages see it
-        at their next re-check)."""
-        self.publish(game_id, -1)
+    def poke(self, game_id: str, opener: Subscription | None = None) -> None:
+        """Wake this worker's other streams of a game without a new seq: a page or stream of
+        it opened or closed, so the pages re-check who is connected (other workers' pages see
+        it at their next re-check). The stream that opened is not woken by its own poke: it is
+        about to read anyway, and waking it mid-start made streams on SQLite stall."""
+        for sub in list(self._subs.get(game_id, ())):
+            if sub is opener:
+                continue
+            try:
+                sub.queue.put_nowait(-1)
+            except asyncio.QueueFull:
+                sub.overflowed = True
 
     def count(self, game_id: str | None = None) -> int:
         if game_id is not None:

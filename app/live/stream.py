@@ -117,7 +117,7 @@ async def stream(
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = start
         conn = await presence.open(game_id, caller.seat, "stream")
-        hub.poke(game_id)
+        hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
@@ -168,7 +168,7 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
         last = -1
         here: frozenset[str] | None = None
         conn = await presence.open(game_id, caller.seat, "page")
-        hub.poke(game_id)
+        hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
