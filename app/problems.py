@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from email.message import Message as MimeHeader
 from typing import Any
 
@@ -85,7 +86,15 @@ def _json_body(scope: Scope) -> bool:
     return subtype == "json" or subtype.endswith("+json")
 
 
+# JSON can only carry a NUL or a lone surrogate as a ``\u0000`` / ``\uD800``–``\uDFFF``
+# escape (or a raw NUL, which is malformed): a body with neither is not parsed here at all, so
+# the usual command body costs one byte scan, not a second parse and a walk
+_MAYBE_UNSTORABLE = re.compile(rb"\x00|\\u(?:0000|[dD][89a-fA-F][0-9A-Fa-f]{2})")
+
+
 def _text_faults(body: bytes) -> list[tuple[str, str]]:
+    if _MAYBE_UNSTORABLE.search(body) is None:
+        return []
     try:
         data = json.loads(body) if body else None
     except ValueError:  # malformed (or not UTF-8): the route's parser says so, as a 400
