@@ -21,6 +21,7 @@ from sse_starlette import EventSourceResponse
 from app.deps import ServiceDep, TokenDep, cookie_token
 from app.live.hub import Hub
 from app.play.errors import Invalid, Problem, Unauthorized
+from app.play.presence import SHOWN_SEATS
 from app.problems import documented
 
 router = APIRouter(tags=["games"])
@@ -117,7 +118,8 @@ async def stream(
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = start
         conn = await presence.open(game_id, caller.seat, "stream")
-        hub.poke(game_id, opener=sub)
+        if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
+            hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
@@ -139,7 +141,8 @@ async def stream(
             hub.unsubscribe(sub)
             with anyio.CancelScope(shield=True):  # the client left: still record it
                 await presence.close(conn)
-            hub.poke(game_id)
+            if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
+                hub.poke(game_id)
 
     return EventSourceResponse(events(), ping=settings.stream_keepalive)
 
@@ -168,7 +171,8 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
         last = -1
         here: frozenset[str] | None = None
         conn = await presence.open(game_id, caller.seat, "page")
-        hub.poke(game_id, opener=sub)
+        if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
+            hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
@@ -195,6 +199,7 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
             hub.unsubscribe(sub)
             with anyio.CancelScope(shield=True):  # the client left: still record it
                 await presence.close(conn)
-            hub.poke(game_id)
+            if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
+                hub.poke(game_id)
 
     return EventSourceResponse(hints(), ping=settings.stream_keepalive)

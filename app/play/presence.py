@@ -76,6 +76,10 @@ class PresenceTracker:
             )
 
 
+# the seats whose connected/away mark every page shows (spectators are not named)
+SHOWN_SEATS = frozenset({"A", "B", "referee"})
+
+
 async def connected_seats(conn: AsyncConnection | AsyncSession, game_id: str) -> frozenset[str]:
     """The seats with an open page or stream whose heartbeat is fresh: one small read (the
     game's own rows), compared in Python as ``presence_of`` does (SQLite hands back naive

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.play import errors as E
 from app.play import tokens
-from app.play.presence import connected_seats, presence_of
+from app.play.presence import SHOWN_SEATS, connected_seats, presence_of
 from app.rules import (
     Event,
     GameSetup,
@@ -710,7 +710,7 @@ class GameService:
         """The seats a page's status names (A, B, the referee) that have a page or stream
         open now: one read, no write."""
         async with self.db.read() as conn:
-            return await connected_seats(conn, game_id) & {"A", "B", "referee"}
+            return await connected_seats(conn, game_id) & SHOWN_SEATS
 
     async def command_boundaries(self, game_id: str) -> list[dict[str, Any]]:
         """Seqs a referee may rewind to: the last event of each command still in force, before
