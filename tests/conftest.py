@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -158,6 +158,9 @@ class LiveServer:
         self.extra_env = env
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        # a file, not a pipe: nobody reads a pipe while the server runs, and a full one (64 KiB
+        # of warnings) would block the server's next write to stderr mid-request
+        self.log_path = data_dir.parent / f"server-{self.port}.log"
 
     @property
     def url(self) -> str:
@@ -174,28 +177,28 @@ class LiveServer:
             "PINGDUEL_STREAM_KEEPALIVE": "1",
             **self.extra_env,
         }
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--workers",
-                str(self.workers),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # its own process group: workers die with it
-        )
+        with self.log_path.open("wb") as log:  # the child keeps its own copy open
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "app.cli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    str(self.workers),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,  # its own process group: workers die with it
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited: {err[-2000:]}")
+                raise RuntimeError(f"server exited: {self.log_tail()}")
             try:
                 if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
                     return self
@@ -204,6 +207,13 @@ class LiveServer:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError("server did not become ready")
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of what the server wrote to stderr (for a failure's report)."""
+        try:
+            return self.log_path.read_bytes()[-size:].decode(errors="replace")
+        except OSError:
+            return ""
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush — a crash."""
@@ -221,13 +231,31 @@ class LiveServer:
                 self.proc.wait(10)
 
 
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Remember whether a test's own call failed, for fixtures that report on failure."""
+    report = yield
+    if report.when == "call":
+        item.stash[_CALL_FAILED] = report.failed
+    return report
+
+
 @pytest.fixture
-def live_server(db_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+def live_server(
+    db_url: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[LiveServer]:
     server = LiveServer(db_url, tmp_path / "data").start()
     try:
         yield server
     finally:
         server.stop()
+        if request.node.stash.get(_CALL_FAILED, False):
+            print(f"\n== the server's stderr (end) ==\n{server.log_tail()}")
 
 
 async def settle(predicate: object, timeout: float = 10.0) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +23,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from app.store.migrate import upgrade
 from tests.conftest import (
+    _CALL_FAILED,
     ADMIN,
     ROOT,
     LiveServer,
@@ -83,10 +85,31 @@ def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
 OpenPage = Callable[..., Page]
 
 
+class Journal:
+    """What one page's network and console did, with times: printed when a test fails, so that
+    a request that never came back says whether it was sent, failed, or waited on the server."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.start = time.monotonic()
+        self.lines: list[str] = []
+
+    def note(self, text: str) -> None:
+        self.lines.append(f"{time.monotonic() - self.start:8.3f} {self.name} {text}")
+
+    def watch(self, page: Page) -> None:
+        page.on("request", lambda r: self.note(f"-> {r.method} {r.url}"))
+        page.on("response", lambda r: self.note(f"<- {r.status} {r.request.method} {r.url}"))
+        page.on("requestfailed", lambda r: self.note(f"xx {r.method} {r.url} {r.failure}"))
+        page.on("console", lambda m: self.note(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: self.note(f"page error: {e}"))
+
+
 @pytest.fixture
-def open_page(browser: Browser) -> Iterator[OpenPage]:
+def open_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[OpenPage]:
     """``open_page(js=True)``: a page in a new browser context (its own cookies)."""
     contexts = []
+    journals: list[Journal] = []
 
     def factory(js: bool = True) -> Page:
         context = browser.new_context(
@@ -94,11 +117,19 @@ def open_page(browser: Browser) -> Iterator[OpenPage]:
         )
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        journal = Journal(f"page{len(journals) + 1}")
+        journal.watch(page)
+        journals.append(journal)
+        return page
 
     yield factory
     for context in contexts:
         context.close()
+    if request.node.stash.get(_CALL_FAILED, False):
+        lines = sorted(line for j in journals for line in j.lines)
+        print("\n== the pages' network and console, last 200 lines ==")
+        print("\n".join(lines[-200:]))
 
 
 # -- the referee's truth over the REST API ---------------------------------------------------------
