@@ -23,12 +23,13 @@ test: $(BIN)/.installed
 test-rules: $(BIN)/.installed
 	$(BIN)/pytest tests/rules
 
-## ruff, formatting, import layers, rules purity, mypy
+## ruff, formatting, import layers, rules purity, size limits, mypy
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python scripts/check_rules_purity.py
+	$(BIN)/python scripts/check_limits.py
 	$(BIN)/mypy
 
 ## engine micro-benchmark (prints numbers; not a test)
