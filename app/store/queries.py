@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.store.cache import NO_SEQ
 from app.store.models import EventRow, Game, IdempotencyRecord, JSONType, Seat, utcnow
 
 games = cast(sa.Table, Game.__table__)
@@ -211,6 +212,14 @@ async def read_for_command(
     if row.request_hash is not None:
         stored = StoredReply(row.request_hash, row.status_code, row.response, row.first_seq)
     return GameRead(_head(row), row.snapshot, _seat(row), stored)
+
+
+async def read_for_change(
+    conn: AsyncConnection, game_id: str, token_hash: str | None, lock: bool
+) -> GameRead | None:
+    """``read_for_command`` for a change that is not a command (a seat, a referee's action, an
+    invite): the game with its snapshot, locked as a command locks it, and the token's seat."""
+    return await read_for_command(conn, game_id, token_hash, None, NO_SEQ, lock)
 
 
 # PostgreSQL: every write of a command in one statement (the events from one JSON array)
