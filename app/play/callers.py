@@ -62,6 +62,14 @@ class Callers:
             raise E.WrongGame("this token belongs to another game")
         return Caller(read.seat.side, token_hash=tokens.digest(token))
 
+    async def seat_named(self, conn: AsyncConnection, token: str) -> S.TokenSeat:
+        """The live seat a seat token names, in whichever game (a seat link re-entered on
+        another device)."""
+        seat = await S.seat_of_token(conn, tokens.digest(token))
+        if seat is None:
+            raise E.Unauthorized("this seat link is not valid (revoked or mistyped)")
+        return seat
+
     async def held_seat(self, conn: AsyncConnection, game_id: str, token: str | None) -> str | None:
         """The seat of this game a browser's token already holds (the admin's: the referee's),
         or None (no token, a replaced seat's, another game's)."""

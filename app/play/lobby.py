@@ -259,9 +259,7 @@ class Lobby:
         player and side names, and (``held`` as for ``claim``) which seat of that game the
         browser already holds."""
         async with self.db.read() as conn:
-            seat = await S.seat_of_token(conn, tokens.digest(token))
-            if seat is None:
-                raise E.Unauthorized("this seat link is not valid (revoked or mistyped)")
+            seat = await self.callers.seat_named(conn, token)
             game, snapshot = await self._game(conn, seat.game_id)
             return {
                 "game_id": game.id,

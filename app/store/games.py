@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.store.models import EventRow, Game, utcnow
-from app.store.queries import _HEAD, GameHead, _head
+from app.store.queries import HEAD_COLUMNS, GameHead, head_of
 
 games = cast(sa.Table, Game.__table__)
 events = cast(sa.Table, EventRow.__table__)
@@ -71,8 +71,8 @@ async def save_game(
 async def every_game(conn: AsyncConnection) -> list[ListedGame]:
     """Every game, newest first."""
     rows = await conn.execute(
-        sa.select(*_HEAD, games.c.snapshot, games.c.created_at, games.c.updated_at).order_by(
+        sa.select(*HEAD_COLUMNS, games.c.snapshot, games.c.created_at, games.c.updated_at).order_by(
             games.c.created_at.desc()
         )
     )
-    return [ListedGame(_head(row), row.snapshot, row.created_at, row.updated_at) for row in rows]
+    return [ListedGame(head_of(row), row.snapshot, row.created_at, row.updated_at) for row in rows]
