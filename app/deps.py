@@ -6,7 +6,11 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
+from app.play.callers import Callers
+from app.play.commands import Commands
 from app.play.errors import Unauthorized
+from app.play.lobby import Lobby
+from app.play.reading import Reading
 from app.play.referee import Referee
 from app.play.service import GameService
 from app.store.db import Database
@@ -15,9 +19,30 @@ from app.store.db import Database
 # thread hop per dependency per request, for a few attribute reads).
 
 
-async def get_service(request: Request) -> GameService:
+def _play(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
+
+
+# one dependency per room of the game master (``app.play.service``)
+async def get_lobby(request: Request) -> Lobby:
+    return _play(request).lobby
+
+
+async def get_commands(request: Request) -> Commands:
+    return _play(request).commands
+
+
+async def get_reading(request: Request) -> Reading:
+    return _play(request).reading
+
+
+async def get_referee(request: Request) -> Referee:
+    return _play(request).referee
+
+
+async def get_callers(request: Request) -> Callers:
+    return _play(request).callers
 
 
 async def get_db(request: Request) -> Database:
@@ -38,7 +63,11 @@ async def bearer(
     return token.strip()
 
 
-ServiceDep = Annotated[GameService, Depends(get_service)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+CommandsDep = Annotated[Commands, Depends(get_commands)]
+ReadingDep = Annotated[Reading, Depends(get_reading)]
+RefereeDep = Annotated[Referee, Depends(get_referee)]
+CallersDep = Annotated[Callers, Depends(get_callers)]
 DbDep = Annotated[Database, Depends(get_db)]
 TokenDep = Annotated[str | None, Depends(bearer)]
 
@@ -54,11 +83,3 @@ ADMIN_COOKIE = "pd_admin"
 def cookie_token(request: Request, game_id: str) -> str | None:
     """The page's credential for a game: its seat cookie, else the admin's (referee of all)."""
     return request.cookies.get(seat_cookie(game_id)) or request.cookies.get(ADMIN_COOKIE) or None
-
-
-async def get_referee(request: Request) -> Referee:
-    referee: Referee = request.app.state.referee
-    return referee
-
-
-RefereeDep = Annotated[Referee, Depends(get_referee)]

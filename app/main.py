@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
@@ -20,7 +20,6 @@ from app.live import stream
 from app.live.hub import Hub, PgListener
 from app.play.errors import problem_body
 from app.play.presence import PresenceTracker
-from app.play.referee import Referee
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
@@ -86,8 +85,8 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or Settings()
+def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The process's database, hub, game master and LISTEN connection, for the app's life."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,9 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
-        service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
-        app.state.service = service
-        app.state.referee = Referee(service)
+        app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
         app.state.presence = PresenceTracker(db)
         listener = None
         if db.postgres:
@@ -114,27 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await listener.stop()
             await db.dispose()
 
-    app = FastAPI(
-        title="pingduel",
-        version="1",
-        summary="Full Thrust hidden-movement duels (the PING rules) over the network",
-        description="The whole contract — every endpoint, field, command, event type and error "
-        "code, with examples — is `docs/api.md` in the pingduel repository.",
-        openapi_url=f"{API}/openapi.json",
-        docs_url="/api/docs",
-        redoc_url=None,
-        lifespan=lifespan,
-    )
-    problems.install(app)
-    app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
-    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
-        app.include_router(router, prefix=API)
-    app.include_router(stream.pages)
-    app.include_router(web.router)
-    app.include_router(web_referee.router)
-    app.include_router(web_designer.router)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    return lifespan
 
+
+def _health(app: FastAPI) -> None:
     @app.get("/healthz", tags=["health"], summary="The process is up")
     async def healthz() -> dict[str, Any]:
         return {"status": "ok"}
@@ -168,5 +148,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return {"status": "ready", "revision": current}
 
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(
+        title="pingduel",
+        version="1",
+        summary="Full Thrust hidden-movement duels (the PING rules) over the network",
+        description="The whole contract — every endpoint, field, command, event type and error "
+        "code, with examples — is `docs/api.md` in the pingduel repository.",
+        openapi_url=f"{API}/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=_lifespan(settings),
+    )
+    problems.install(app)
+    app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
+    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
+        app.include_router(router, prefix=API)
+    app.include_router(stream.pages)
+    app.include_router(web.router)
+    app.include_router(web_referee.router)
+    app.include_router(web_designer.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    _health(app)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     return app

@@ -18,7 +18,7 @@ import anyio
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
-from app.deps import ServiceDep, TokenDep, cookie_token
+from app.deps import ReadingDep, TokenDep, cookie_token
 from app.live.hub import Hub
 from app.play.errors import Invalid, Problem, Unauthorized
 from app.play.presence import SHOWN_SEATS
@@ -102,13 +102,13 @@ def _start(last_event_id: str | None, after: int | None) -> int:
 async def stream(
     game_id: str,
     request: Request,
-    service: ServiceDep,
+    reading: ReadingDep,
     token: TokenDep,
     after: Annotated[int | None, Query(ge=0, le=2**31 - 1)] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
 ) -> EventSourceResponse:
     start = _start(last_event_id, after)  # 422 before the stream opens
-    caller = await service.read_caller(game_id, token)  # 401/403/404 before the stream opens
+    caller = await reading.caller(game_id, token)  # 401/403/404 before the stream opens
     hub: Hub = request.app.state.hub
     settings = request.app.state.settings
     sub = hub.subscribe(game_id)
@@ -126,7 +126,7 @@ async def stream(
                 if beat.due():
                     await presence.beat(conn)
                 try:
-                    items, _ = await service.events_for_token(game_id, token, caller.seat, last)
+                    items, _ = await reading.events_for_token(game_id, token, caller.seat, last)
                 except Problem:
                     return  # the token was revoked (seat replaced): end the stream
                 for item in items:
@@ -148,19 +148,19 @@ async def stream(
 
 
 @pages.get("/games/{game_id}/live")
-async def page_stream(game_id: str, request: Request, service: ServiceDep) -> EventSourceResponse:
+async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> EventSourceResponse:
     """For the game page: only "the game is at seq S" (``event: seq``), never a payload; each
     page then re-fetches its own fragments. The seat comes from the page's cookie."""
     token = cookie_token(request, game_id)
     try:
-        caller = await service.read_caller(game_id, token)
+        caller = await reading.caller(game_id, token)
     except Unauthorized:
         if token is None:
             raise
         # a stale seat cookie (the seat was replaced): the page fell back to the spectator's
         # view (``routes._context``), so it follows the game as a spectator
         token = None
-        caller = await service.read_caller(game_id, None)
+        caller = await reading.caller(game_id, None)
     hub: Hub = request.app.state.hub
     settings = request.app.state.settings
     sub = hub.subscribe(game_id)
@@ -179,7 +179,7 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
                 if beat.due():
                     await presence.beat(conn)
                 try:
-                    seq = await service.seq_for(game_id, token, caller.seat)
+                    seq = await reading.seq_for(game_id, token, caller.seat)
                 except Problem:
                     yield {"event": "revoked", "data": "this seat's token was replaced"}
                     return
@@ -188,7 +188,7 @@ async def page_stream(game_id: str, request: Request, service: ServiceDep) -> Ev
                     yield {"event": "seq", "data": str(seq), "id": str(seq)}
                 # who is connected is public (every page shows it): "presence" has the page
                 # refresh its status block when it changed, without waiting for a game event
-                now = await service.connected(game_id)
+                now = await reading.connected(game_id)
                 if here is not None and now != here:
                     yield {"event": "presence", "data": ",".join(sorted(now)) or "-"}
                 here = now

@@ -24,8 +24,8 @@ from app.rules.designs import (
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
 from app.rules.scenarios import PRESET_SCENARIOS
+from app.store import designs as D
 from app.store.db import Database
-from app.store.models import SavedDesign
 
 # What ``describe`` adds to a design for the reader: computed from the design, so a design
 # sent back with them (as a client read it) is taken without them, whatever they hold.
@@ -70,8 +70,8 @@ async def save(db: Database, data: Mapping[str, Any]) -> dict[str, Any]:
     design_id = f"d-{tokens.new_id()}"
     token = tokens.new_token()
     stored = {**design.to_dict(), "id": design_id}
-    async with db.session() as session, session.begin():
-        session.add(SavedDesign(id=design_id, owner_token_hash=tokens.digest(token), data=stored))
+    async with db.unit() as conn:
+        await D.add_design(conn, design_id, tokens.digest(token), stored)
     return {"id": design_id, "owner_token": token}
 
 
@@ -83,11 +83,10 @@ async def load(db: Database, design_id: str) -> Design:
         raise E.UnknownDesign(f"no design {design_id[:64]!r}…")
     if inputs.text_fault(design_id) is not None:  # no id holds it (and PostgreSQL would fail)
         raise E.UnknownDesign(f"no design {design_id!r}")
-    async with db.session() as session, session.begin():
-        saved = await session.get(SavedDesign, design_id)
-        if saved is None:
-            raise E.UnknownDesign(f"no design {design_id!r}")
-        data = dict(saved.data)
+    async with db.read() as conn:
+        data = await D.design_data(conn, design_id)
+    if data is None:
+        raise E.UnknownDesign(f"no design {design_id!r}")
     return Design.from_dict(data)
 
 

@@ -10,18 +10,18 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.store import presence as P
 from app.store.db import Database
-from app.store.models import Presence, utcnow
+from app.store.models import utcnow
 
 PRESENCE_FRESH = timedelta(seconds=30)
 
 
-async def presence_of(session: AsyncSession, game_id: str) -> dict[str, Any]:
+async def presence_of(conn: AsyncConnection, game_id: str) -> dict[str, Any]:
     """Per seat: connected now (a fresh heartbeat) and when last seen."""
-    rows = await session.scalars(select(Presence).where(Presence.game_id == game_id))
+    rows = await P.contacts(conn, game_id)
     now = utcnow()
     out: dict[str, Any] = {
         seat: {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
@@ -32,7 +32,7 @@ async def presence_of(session: AsyncSession, game_id: str) -> dict[str, Any]:
         entry = out.setdefault(
             row.seat, {"connected": False, "last_seen": None, "pages": 0, "streams": 0}
         )
-        fresh = row.closed_at is None and now - seen <= PRESENCE_FRESH
+        fresh = not row.closed and now - seen <= PRESENCE_FRESH
         if fresh:
             entry["connected"] = True
             entry["pages" if row.kind == "page" else "streams"] += 1
@@ -49,46 +49,29 @@ class PresenceTracker:
 
     async def open(self, game_id: str, seat: str, kind: str) -> str:
         conn_id = secrets.token_hex(8)
-        async with self.db.session() as session, session.begin():
-            session.add(Presence(id=conn_id, game_id=game_id, seat=seat, kind=kind))
+        async with self.db.unit() as conn:
+            await P.opened(conn, conn_id, game_id, seat, kind)
         return conn_id
 
     async def beat(self, conn_id: str) -> None:
-        async with self.db.session() as session, session.begin():
-            await session.execute(
-                update(Presence).where(Presence.id == conn_id).values(last_seen=utcnow())
-            )
+        async with self.db.unit() as conn:
+            await P.beat(conn, conn_id)
 
     async def close(self, conn_id: str) -> None:
         """The row stays as "last seen"; older closed rows of the same seat are dropped."""
-        async with self.db.session() as session, session.begin():
-            row = await session.get(Presence, conn_id)
-            if row is None:
-                return
-            row.closed_at = row.last_seen = utcnow()
-            await session.execute(
-                delete(Presence).where(
-                    Presence.game_id == row.game_id,
-                    Presence.seat == row.seat,
-                    Presence.id != row.id,
-                    Presence.closed_at.is_not(None),
-                )
-            )
+        async with self.db.unit() as conn:
+            await P.closed(conn, conn_id)
 
 
 # the seats whose connected/away mark every page shows (spectators are not named)
 SHOWN_SEATS = frozenset({"A", "B", "referee"})
 
 
-async def connected_seats(conn: AsyncConnection | AsyncSession, game_id: str) -> frozenset[str]:
+async def connected_seats(conn: AsyncConnection, game_id: str) -> frozenset[str]:
     """The seats with an open page or stream whose heartbeat is fresh: one small read (the
     game's own rows), compared in Python as ``presence_of`` does (SQLite hands back naive
     times)."""
-    rows = await conn.execute(
-        select(Presence.seat, Presence.last_seen).where(
-            Presence.game_id == game_id, Presence.closed_at.is_(None)
-        )
-    )
+    rows = await P.open_contacts(conn, game_id)
     now = utcnow()
     return frozenset(
         seat

@@ -5,21 +5,28 @@ becomes a public event — players see the reason, never a hidden fact.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.play import errors as E
 from app.play import tokens
+from app.play.callers import ADMIN, Callers, token_hash
+from app.play.logbook import event_values, service_events
 from app.play.presence import presence_of
-from app.play.service import Caller, GameService, event_row
-from app.rules import Event, evolve, replay
+from app.play.reading import Reading, seat_names
+from app.rules import Event, GameState, evolve, replay
 from app.rules.decide import finish
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
-from app.store.models import EventRow, Game, Seat, utcnow
+from app.store import games as G
+from app.store import log as L
+from app.store import queries as Q
+from app.store import seats as S
+from app.store.db import Database
 
 # referee actions and seat changes are never voided by a rewind (API.md "Referee")
 NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed"}
@@ -48,155 +55,164 @@ class NotPaused(E.Conflict):
     title = "Not paused"
 
 
-class Referee:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self.db = service.db
+def rewound(
+    rows: Sequence[L.Logged], to_seq: int, before: GameState, reason: str, seq: int
+) -> tuple[list[int], Event, GameState]:
+    """A rewind to ``to_seq`` of the log ``rows`` (the state ``before`` it, the game at
+    ``seq``): the seqs it voids, its ``rewound`` event and the state after that."""
+    voided = [r for r in rows if r.seq > to_seq and not r.voided and r.type not in NEVER_VOIDED]
+    gone = {r.seq for r in voided}
+    keep = [
+        Event(r.seq, r.turn, r.type, r.data) for r in rows if not r.voided and r.seq not in gone
+    ]
+    data = {
+        "to_seq": to_seq,
+        "voided": [voided[0].seq, voided[-1].seq] if voided else None,
+        "reason": reason,
+        "next_roll": before.next_roll,
+        # what the voided events revealed stays public (API.md "Referee")
+        "last_known": voided_reveals(Event(r.seq, r.turn, r.type, r.data) for r in voided),
+    }
+    rebuilt = replay(keep)
+    event = Event(seq + 1, rebuilt.turn, "rewound", data)
+    return [r.seq for r in voided], event, evolve(rebuilt, event)
 
-    async def _referee(self, session: AsyncSession, game_id: str, token: str | None) -> Game:
-        game = await self.service._game(session, game_id, lock=True)
-        caller = await self.service.caller(session, game, token, write=True)
+
+class Referee:
+    """Each action locks the game, checks the referee, writes its event and answers with the
+    referee's view; the hint goes out after the commit."""
+
+    def __init__(self, db: Database, callers: Callers, reading: Reading) -> None:
+        self.db = db
+        self.callers = callers
+        self.reading = reading
+
+    async def _referee(self, conn: AsyncConnection, game_id: str, token: str | None) -> Q.GameRead:
+        read = await Q.read_for_change(conn, game_id, token_hash(token), self.db.postgres)
+        if read is None or read.snapshot is None:
+            raise E.UnknownGame(f"there is no game {game_id!r}")
+        caller = self.callers.identify(read, token, write=True)
         if caller.seat != "referee":
             raise E.Forbidden("only the referee (or the server's admin) may do this")
-        return game
+        return read
 
-    async def _done(self, session: AsyncSession, game: Game) -> dict[str, Any]:
-        state = state_from_dict(game.snapshot)
-        referee = await self.service._referee_of(await session.connection(), game.id, game.creator)
-        seen = self.service._view(game, state, Caller("referee", admin=True), referee)
-        seen["seats"] = await self.service._seats(session, game)
+    async def _done(
+        self, conn: AsyncConnection, game: Q.GameHead, state: GameState
+    ) -> dict[str, Any]:
+        referee = await self.reading.referee_of(conn, game.id, game.creator)
+        seen = self.reading.view_of(game, state, ADMIN, referee)
+        seen["seats"] = seat_names(await S.live_seats(conn, game.id))
         return seen
 
-    async def pause(
-        self, game_id: str, token: str | None, reason: str
+    async def _append(
+        self,
+        conn: AsyncConnection,
+        read: Q.GameRead,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        status: str | None = None,
+        paused: bool | None = None,
     ) -> tuple[dict[str, Any], int]:
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
-            if game.status == "finished":
-                raise E.GameOver("the game is over")
-            if game.paused:
-                raise AlreadyPaused("the game is already paused")
-            state = await self.service._append(
-                session, game, state_from_dict(game.snapshot), [("paused", {"reason": reason})]
-            )
-            game.paused = True
-            return await self._done(session, game), state.seq
+        """Append service-level events; the referee's view after them, and their last seq."""
+        assert read.snapshot is not None  # read for a change: the snapshot comes with it
+        state, rows = service_events(state_from_dict(read.snapshot), items)
+        game = read.head
+        await G.save_game(conn, game.id, rows, state_to_dict(state), state.seq, status, paused)
+        game = replace(
+            game,
+            seq=state.seq,
+            status=status or game.status,
+            paused=game.paused if paused is None else paused,
+        )
+        return await self._done(conn, game, state), state.seq
 
-    async def resume(
-        self, game_id: str, token: str | None, reason: str
-    ) -> tuple[dict[str, Any], int]:
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
-            if not game.paused:
-                raise NotPaused("the game is not paused")
-            state = await self.service._append(
-                session, game, state_from_dict(game.snapshot), [("resumed", {"reason": reason})]
+    async def pause(self, game_id: str, token: str | None, reason: str) -> dict[str, Any]:
+        async with self.db.unit() as conn:
+            read = await self._referee(conn, game_id, token)
+            if read.head.status == "finished":
+                raise E.GameOver("the game is over")
+            if read.head.paused:
+                raise AlreadyPaused("the game is already paused")
+            seen, seq = await self._append(
+                conn, read, [("paused", {"reason": reason})], paused=True
             )
-            game.paused = False
-            return await self._done(session, game), state.seq
+        await self.db.hint(game_id, seq)
+        return seen
+
+    async def resume(self, game_id: str, token: str | None, reason: str) -> dict[str, Any]:
+        async with self.db.unit() as conn:
+            read = await self._referee(conn, game_id, token)
+            if not read.head.paused:
+                raise NotPaused("the game is not paused")
+            items = [("resumed", {"reason": reason})]
+            seen, seq = await self._append(conn, read, items, paused=False)
+        await self.db.hint(game_id, seq)
+        return seen
 
     async def end(
         self, game_id: str, token: str | None, winner: str, reason: str
-    ) -> tuple[dict[str, Any], int]:
+    ) -> dict[str, Any]:
         if winner not in ("A", "B", "draw"):
             raise E.Invalid("the winner must be A, B or draw")
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
+        async with self.db.unit() as conn:
+            read = await self._referee(conn, game_id, token)
+            game = read.head
             if game.status == "finished":
                 raise E.GameOver("the game is already over")
-            state = state_from_dict(game.snapshot)
+            assert read.snapshot is not None
+            state = state_from_dict(read.snapshot)
             data = finish(state, winner, "referee", note=reason, seed=game.seed)
-            state = await self.service._append(session, game, state, [("game_finished", data)])
-            game.status = "finished"
-            game.paused = False
-            return await self._done(session, game), state.seq
+            items = [("game_finished", data)]
+            seen, seq = await self._append(conn, read, items, status="finished", paused=False)
+        await self.db.hint(game_id, seq)
+        return seen
 
     async def rewind(
         self, game_id: str, token: str | None, to_seq: int, reason: str
-    ) -> tuple[dict[str, Any], int]:
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
+    ) -> dict[str, Any]:
+        async with self.db.unit() as conn:
+            read = await self._referee(conn, game_id, token)
+            game = read.head
             if game.status == "finished":
                 raise E.GameOver("a finished game cannot be rewound")
-            target = await session.get(EventRow, (game.id, to_seq))
+            target = await L.logged(conn, game.id, to_seq)
             if target is None or target.voided or not target.ends_command:
                 raise NotACommandBoundary(
                     f"seq {to_seq} does not end a command: choose the last event of a command"
                 )
             if to_seq >= game.seq:
                 raise NotACommandBoundary(f"seq {to_seq} is the present: nothing to rewind")
-            rows = list(
-                await session.scalars(
-                    select(EventRow).where(EventRow.game_id == game.id).order_by(EventRow.seq)
-                )
-            )
+            rows = await L.whole_log(conn, game.id)
             window = open_windows((r.seq, r.type) for r in rows if not r.voided)[to_seq]
             if window is not None:
                 raise NotACommandBoundary(inside_window(to_seq, window))
-            voided = [
-                r for r in rows if r.seq > to_seq and not r.voided and r.type not in NEVER_VOIDED
-            ]
-            keep = [
-                Event(r.seq, r.turn, r.type, r.data)
-                for r in rows
-                if not r.voided and r not in voided
-            ]
-            before = state_from_dict(game.snapshot)
-            for r in voided:
-                r.voided = True
-            data = {
-                "to_seq": to_seq,
-                "voided": [voided[0].seq, voided[-1].seq] if voided else None,
-                "reason": reason,
-                "next_roll": before.next_roll,
-                # what the voided events revealed stays public (API.md "Referee")
-                "last_known": voided_reveals(Event(r.seq, r.turn, r.type, r.data) for r in voided),
-            }
-            rebuilt = replay(keep)
-            event = Event(game.seq + 1, rebuilt.turn, "rewound", data)
-            state = evolve(rebuilt, event)
-            session.add(event_row(game.id, event, state))
-            game.snapshot = state_to_dict(state)
-            game.seq = state.seq
-            game.updated_at = utcnow()
-            return await self._done(session, game), state.seq
+            assert read.snapshot is not None
+            before = state_from_dict(read.snapshot)
+            voided, event, state = rewound(rows, to_seq, before, reason, game.seq)
+            await L.void(conn, game.id, voided)
+            row = event_values(event, state)
+            await G.save_game(conn, game.id, [row], state_to_dict(state), state.seq)
+            seen = await self._done(conn, replace(game, seq=state.seq), state)
+        await self.db.hint(game_id, state.seq)
+        return seen
 
     async def replace_seat(
         self, game_id: str, token: str | None, side: str, reason: str
-    ) -> tuple[dict[str, Any], int]:
+    ) -> dict[str, Any]:
         if side not in PLAYER_SEATS:
             raise E.Invalid("side must be A or B")
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
-            old = await session.scalar(
-                select(Seat).where(
-                    Seat.game_id == game.id, Seat.side == side, Seat.revoked_at.is_(None)
-                )
-            )
-            await session.execute(
-                update(Seat)
-                .where(Seat.game_id == game.id, Seat.side == side, Seat.revoked_at.is_(None))
-                .values(revoked_at=utcnow())
-            )
-            new_token = tokens.new_token()
+        async with self.db.unit() as conn:
+            read = await self._referee(conn, game_id, token)
             # the seat keeps its player's name; only the key to it changes
-            session.add(
-                Seat(
-                    game_id=game.id,
-                    side=side,
-                    name=old.name if old else None,
-                    token_hash=tokens.digest(new_token),
-                )
-            )
-            state = await self.service._append(
-                session,
-                game,
-                state_from_dict(game.snapshot),
-                [("seat_replaced", {"side": side, "reason": reason})],
-            )
-            return {"token": new_token, "view": await self._done(session, game)}, state.seq
+            name = await S.seat_name(conn, game_id, side)
+            await S.revoke_seat(conn, game_id, side)
+            new_token = tokens.new_token()
+            await S.add_seat(conn, game_id, side, name, tokens.digest(new_token))
+            items = [("seat_replaced", {"side": side, "reason": reason})]
+            seen, seq = await self._append(conn, read, items)
+        await self.db.hint(game_id, seq)
+        return {"token": new_token, "view": seen}
 
     async def presence(self, game_id: str, token: str | None) -> dict[str, Any]:
-        async with self.db.session() as session, session.begin():
-            game = await self._referee(session, game_id, token)
-            return await presence_of(session, game.id)
+        async with self.db.unit() as conn:
+            await self._referee(conn, game_id, token)
+            return await presence_of(conn, game_id)

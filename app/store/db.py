@@ -107,10 +107,17 @@ class Database:
 
         Returns once the NOTIFY has gone out. Hints that arrive while one is being sent go
         together in the next statement (one per game, its highest seq)."""
+        sent = self.hint_soon(game_id, seq)
+        if sent is not None:
+            await asyncio.shield(sent)
+
+    def hint_soon(self, game_id: str, seq: int) -> asyncio.Future[None] | None:
+        """``hint`` without waiting for the NOTIFY (a command's answer need not wait for it):
+        this process's streams hear it at once; the future resolves when it went out."""
         for callback in self._local:
             callback(game_id, seq)
         if not self.postgres:
-            return
+            return None
         if seq > self._pending.get(game_id, -1):
             self._pending[game_id] = seq
         if self._sent is None:
@@ -118,7 +125,7 @@ class Database:
         sent = self._sent
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send_pending(), name="pingduel-notify")
-        await asyncio.shield(sent)
+        return sent
 
     async def _send_pending(self) -> None:
         while self._pending:

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.store.cache import NO_SEQ
 from app.store.models import EventRow, Game, IdempotencyRecord, JSONType, Seat, utcnow
 
 games = cast(sa.Table, Game.__table__)
@@ -69,7 +70,8 @@ class GameRead:
     stored: StoredReply | None = None  # the idempotency record of (token, key), if any
 
 
-_HEAD = (
+# the game row's columns besides its snapshot: what ``head_of`` makes a ``GameHead`` of
+HEAD_COLUMNS = (
     games.c.id,
     games.c.status,
     games.c.paused,
@@ -132,7 +134,7 @@ async def _rows(conn: AsyncConnection, statement: Any, params: dict[str, Any]) -
         raise sa.exc.DBAPIError.instance(compiled.sql, values, error, psycopg.Error) from error
 
 
-def _head(row: Any) -> GameHead:
+def head_of(row: Any) -> GameHead:
     return GameHead(
         row.id,
         row.status,
@@ -154,7 +156,7 @@ def _seat(row: Any) -> SeatOf | None:
 # -- a command's unit of work ------------------------------------------------------------------
 _COMMAND_READ = (
     sa.select(
-        *_HEAD,
+        *HEAD_COLUMNS,
         _SNAPSHOT_UNLESS_CACHED,
         seats.c.game_id.label("seat_game"),
         seats.c.side.label("seat_side"),
@@ -210,7 +212,15 @@ async def read_for_command(
     stored = None
     if row.request_hash is not None:
         stored = StoredReply(row.request_hash, row.status_code, row.response, row.first_seq)
-    return GameRead(_head(row), row.snapshot, _seat(row), stored)
+    return GameRead(head_of(row), row.snapshot, _seat(row), stored)
+
+
+async def read_for_change(
+    conn: AsyncConnection, game_id: str, token_hash: str | None, lock: bool
+) -> GameRead | None:
+    """``read_for_command`` for a change that is not a command (a seat, a referee's action, an
+    invite): the game with its snapshot, locked as a command locks it, and the token's seat."""
+    return await read_for_command(conn, game_id, token_hash, None, NO_SEQ, lock)
 
 
 # PostgreSQL: every write of a command in one statement (the events from one JSON array)
@@ -301,13 +311,13 @@ async def voided(conn: AsyncConnection, game_id: str, seq: int) -> bool:
 
 # -- reads -------------------------------------------------------------------------------------
 _GAME_AND_SEAT = (
-    sa.select(*_HEAD, seats.c.game_id.label("seat_game"), seats.c.side.label("seat_side"))
+    sa.select(*HEAD_COLUMNS, seats.c.game_id.label("seat_game"), seats.c.side.label("seat_side"))
     .select_from(games.outerjoin(seats, _TOKEN_SEAT))
     .where(games.c.id == sa.bindparam("game_id"))
 )
 _GAME_AND_SEAT_STATE = (
     sa.select(
-        *_HEAD,
+        *HEAD_COLUMNS,
         _SNAPSHOT_UNLESS_CACHED,
         seats.c.game_id.label("seat_game"),
         seats.c.side.label("seat_side"),
@@ -320,7 +330,7 @@ _LIVE = seats.alias("live")
 # first row only
 _VIEW = (
     sa.select(
-        *_HEAD,
+        *HEAD_COLUMNS,
         sa.type_coerce(
             sa.case(
                 (
@@ -347,7 +357,7 @@ _VIEW = (
     .where(games.c.id == sa.bindparam("game_id"))
     .order_by(_LIVE.c.id)
 )
-_FULL_GAME = sa.select(*_HEAD, games.c.snapshot).where(games.c.id == sa.bindparam("game_id"))
+_FULL_GAME = sa.select(*HEAD_COLUMNS, games.c.snapshot).where(games.c.id == sa.bindparam("game_id"))
 
 
 async def read_game(
@@ -358,9 +368,9 @@ async def read_game(
     params = {"game_id": game_id, "token_hash": token_hash}
     if cached_seq is None:
         rows = await _rows(conn, _GAME_AND_SEAT, params)
-        return GameRead(_head(rows[0]), None, _seat(rows[0])) if rows else None
+        return GameRead(head_of(rows[0]), None, _seat(rows[0])) if rows else None
     rows = await _rows(conn, _GAME_AND_SEAT_STATE, {**params, "cached_seq": cached_seq})
-    return GameRead(_head(rows[0]), rows[0].snapshot, _seat(rows[0])) if rows else None
+    return GameRead(head_of(rows[0]), rows[0].snapshot, _seat(rows[0])) if rows else None
 
 
 async def read_view(
@@ -374,7 +384,7 @@ async def read_view(
         return None
     snapshot = next((row.snapshot for row in rows if row.snapshot is not None), None)
     live = [(row.live_side, row.live_name) for row in rows if row.live_side is not None]
-    return GameRead(_head(rows[0]), snapshot, _seat(rows[0])), live
+    return GameRead(head_of(rows[0]), snapshot, _seat(rows[0])), live
 
 
 async def read_full_game(
@@ -383,7 +393,7 @@ async def read_full_game(
     row = (await conn.execute(_FULL_GAME, {"game_id": game_id})).first()
     if row is None:
         return None
-    return _head(row), row.snapshot
+    return head_of(row), row.snapshot
 
 
 _EVENTS_AFTER = (

@@ -138,111 +138,125 @@ def rings(arcs: Sequence[Mapping[str, Any]]) -> list[float]:
     return found or [12.0, 24.0, 36.0]
 
 
-def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapModel:
-    table = view["table"]
-    w, h = float(table["width"]), float(table["height"])
-    seat = view["you"]
-    markers: list[Marker] = []
-    unseen: list[dict[str, str]] = []
-    gone: list[dict[str, str]] = []
-    trails: list[dict[str, Any]] = []
+def _last_seen(ship: Mapping[str, Any], h: float, marker_id: str) -> Marker:
+    """A dashed marker where the ship was last seen, its turn in the label."""
+    lk = ship["last_known"]
+    x, y = _svg(h, lk["x"], lk["y"])
+    label = f"{ship['name']} (T{lk['turn']})"
+    return Marker(
+        marker_id, ship["name"], ship["side"], "stale", x, y, lk["heading"], label, ship["status"]
+    )
+
+
+def _own(
+    ship: Mapping[str, Any], seat: str, h: float
+) -> tuple[list[Marker], dict[str, Any] | None]:
+    """A ship the seat sees truly (its own, or any for the referee): its marker with arcs, its
+    trail, and for the referee where the other side last saw it."""
+    sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
+    kind = "own" if ship["side"] == seat else "truth"
+    if seat == "referee" and ship["revealed"] == "live":
+        kind = "live"
+    markers = [
+        Marker(
+            ship["id"],
+            ship["name"],
+            ship["side"],
+            kind,
+            sx,
+            sy,
+            ship["heading"],
+            ship["name"],
+            ship["status"],
+            _arcs(ship, sx, sy),
+            shown=kind == "own" and ship["revealed"] == "live",
+        )
+    ]
+    trail = None
+    points = [_svg(h, p["x"], p["y"]) for p in ship.get("trail", [])]
+    if len(points) > 1:
+        trail = {
+            "ship": ship["id"],
+            "side": ship["side"],
+            "points": " ".join(f"{x},{y}" for x, y in points),
+        }
+    if seat == "referee" and ship["revealed"] == "stale" and ship.get("last_known"):
+        markers.append(_last_seen(ship, h, ship["id"] + "-ghost"))
+    return markers, trail
+
+
+def _enemy(ship: Mapping[str, Any], h: float) -> Marker | None:
+    """An enemy ship where the seat sees it: revealed now, or last seen; None if unseen."""
+    if ship["revealed"] == "live" and ship.get("position"):
+        sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
+        return Marker(
+            ship["id"],
+            ship["name"],
+            ship["side"],
+            "live",
+            sx,
+            sy,
+            ship["heading"],
+            ship["name"],
+            ship["status"],
+        )
+    if ship["revealed"] == "stale" and ship.get("last_known"):
+        return _last_seen(ship, h, ship["id"])
+    return None
+
+
+@dataclass
+class _Ships:
+    markers: list[Marker] = field(default_factory=list)
+    unseen: list[dict[str, str]] = field(default_factory=list)
+    gone: list[dict[str, str]] = field(default_factory=list)
+    trails: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _ships(view: Mapping[str, Any], seat: str, h: float) -> _Ships:
+    out = _Ships()
     for ship in view["ships"]:
         own = ship["side"] == seat or seat == "referee"
         status = ship["status"]
         if status in ("destroyed", "left"):
-            gone.append({"name": ship["name"], "side": ship["side"], "status": status})
+            out.gone.append({"name": ship["name"], "side": ship["side"], "status": status})
         if own and ship.get("position"):
-            sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
-            kind = "own" if ship["side"] == seat else "truth"
-            if seat == "referee" and ship["revealed"] == "live":
-                kind = "live"
-            markers.append(
-                Marker(
-                    ship["id"],
-                    ship["name"],
-                    ship["side"],
-                    kind,
-                    sx,
-                    sy,
-                    ship["heading"],
-                    ship["name"],
-                    status,
-                    _arcs(ship, sx, sy),
-                    shown=kind == "own" and ship["revealed"] == "live",
-                )
-            )
-            points = [_svg(h, p["x"], p["y"]) for p in ship.get("trail", [])]
-            if len(points) > 1:
-                trails.append(
-                    {
-                        "ship": ship["id"],
-                        "side": ship["side"],
-                        "points": " ".join(f"{x},{y}" for x, y in points),
-                    }
-                )
-            if seat == "referee" and ship["revealed"] == "stale" and ship.get("last_known"):
-                lk = ship["last_known"]
-                gx, gy = _svg(h, lk["x"], lk["y"])
-                markers.append(
-                    Marker(
-                        ship["id"] + "-ghost",
-                        ship["name"],
-                        ship["side"],
-                        "stale",
-                        gx,
-                        gy,
-                        lk["heading"],
-                        f"{ship['name']} (T{lk['turn']})",
-                        status,
-                    )
-                )
+            markers, trail = _own(ship, seat, h)
+            out.markers.extend(markers)
+            if trail is not None:
+                out.trails.append(trail)
             continue
         if own:
             continue  # not deployed yet
-        if ship["revealed"] == "live" and ship.get("position"):
-            sx, sy = _svg(h, ship["position"]["x"], ship["position"]["y"])
-            markers.append(
-                Marker(
-                    ship["id"],
-                    ship["name"],
-                    ship["side"],
-                    "live",
-                    sx,
-                    sy,
-                    ship["heading"],
-                    ship["name"],
-                    status,
-                )
-            )
-        elif ship["revealed"] == "stale" and ship.get("last_known"):
-            lk = ship["last_known"]
-            sx, sy = _svg(h, lk["x"], lk["y"])
-            markers.append(
-                Marker(
-                    ship["id"],
-                    ship["name"],
-                    ship["side"],
-                    "stale",
-                    sx,
-                    sy,
-                    lk["heading"],
-                    f"{ship['name']} (T{lk['turn']})",
-                    status,
-                )
-            )
+        marker = _enemy(ship, h)
+        if marker is not None:
+            out.markers.append(marker)
         elif status not in ("destroyed", "left"):
-            unseen.append({"name": ship["name"], "side": ship["side"]})
-    zone = None
-    if view["phase"]["step"] == "deploy" and seat in view["deployment_zones"]:
-        z = view["deployment_zones"][seat]
-        x0, x1 = sorted((z["x0"], z["x1"]))
-        y0, y1 = sorted((z["y0"], z["y1"]))
-        zone = {"x": x0, "y": h - y1, "w": x1 - x0, "h": y1 - y0}
+            out.unseen.append({"name": ship["name"], "side": ship["side"]})
+    return out
+
+
+def _zone(view: Mapping[str, Any], seat: str, h: float) -> dict[str, float] | None:
+    """The seat's deployment zone while it deploys."""
+    if view["phase"]["step"] != "deploy" or seat not in view["deployment_zones"]:
+        return None
+    z = view["deployment_zones"][seat]
+    x0, x1 = sorted((z["x0"], z["x1"]))
+    y0, y1 = sorted((z["y0"], z["y1"]))
+    return {"x": x0, "y": h - y1, "w": x1 - x0, "h": y1 - y0}
+
+
+def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapModel:
+    table = view["table"]
+    w, h = float(table["width"]), float(table["height"])
+    seat = view["you"]
+    ships = _ships(view, seat, h)
+    trails = ships.trails
     beliefs: dict[str, list[Marker]] = {}
     if seat == "referee":
         trails = _whole_tracks(view, events, h)
         beliefs = {side: _believed(view, side, h) for side in ("A", "B")}
-    for m in [*markers, *(m for ms in beliefs.values() for m in ms)]:
+    for m in [*ships.markers, *(m for ms in beliefs.values() for m in ms)]:
         m.role, m.hull = look(seat, m.side)
     for t in trails:
         t["role"] = look(seat, t["side"])[0]
@@ -251,13 +265,13 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         height=h,
         grid=[float(x) for x in range(12, int(w), 12)],
         grid_y=[float(y) for y in range(12, int(h), 12)],
-        zone=zone,
-        markers=markers,
-        unseen=unseen,
+        zone=_zone(view, seat, h),
+        markers=ships.markers,
+        unseen=ships.unseen,
         trails=trails,
         pings=_pings(view, events, h),
         shots=_shots(events, h),
-        gone=gone,
+        gone=ships.gone,
         beliefs=beliefs,
         keys=legend(seat, view.get("side_names", {})),
     )

@@ -2,18 +2,18 @@
 
 The game page itself serves the referee seat (and the admin, referee of every game) with the
 omniscient map, both record sheets and the unredacted log (``routes.game_page``); the forms here
-carry out the referee's actions through the same service as ``/api/v1/.../referee``.
+carry out the referee's actions through the same room as ``/api/v1/.../referee``.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
 
-from app.deps import ADMIN_COOKIE, ServiceDep, cookie_token
+from app.deps import ADMIN_COOKIE, CallersDep, LobbyDep, ReadingDep, RefereeDep, cookie_token
 from app.play import errors as E
 from app.play.referee import Referee
 from app.web import forms
@@ -39,13 +39,13 @@ def _ago(stamp: str) -> str:
 
 
 @router.get("/referee", response_model=None)
-async def home(request: Request, service: ServiceDep) -> Response:
+async def home(request: Request, callers: CallersDep, lobby: LobbyDep) -> Response:
     token = request.cookies.get(ADMIN_COOKIE)
-    if not token or not service.is_admin(token):
+    if not token or not callers.is_admin(token):
         return _page(request, "referee_login.html", {"error": None})
     wanted = request.query_params.get("filter", "all")
     wanted = wanted if wanted in FILTERS else "all"
-    games = (await service.list_games(token))["games"]
+    games = (await lobby.list_games(token))["games"]
     rows = []
     for g in games:
         waiting_on_player = g["status"] == "active" and not g["paused"] and g["awaiting"]
@@ -62,11 +62,11 @@ async def home(request: Request, service: ServiceDep) -> Response:
 
 
 @router.post("/referee/login", response_model=None)
-async def login(request: Request, service: ServiceDep) -> Response:
+async def login(request: Request, callers: CallersDep) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     token = (_field(form, "token") or "").strip()
-    if not service.is_admin(token):
+    if not callers.is_admin(token):
         return _page(request, "referee_login.html", {"error": "That is not the admin token."}, 401)
     response = RedirectResponse("/referee", status_code=303, headers=NO_STORE)
     response.set_cookie(
@@ -90,42 +90,49 @@ async def logout(request: Request) -> Response:
     return response
 
 
+async def _action(
+    referee: Referee, request: Request, form: FormData, action: str, game_id: str, reason: str
+) -> dict[str, str]:
+    """Carry out one referee action; what the answer page shows (a replaced seat's link)."""
+    token = cookie_token(request, game_id)
+    if action == "pause":
+        await referee.pause(game_id, token, reason)
+    elif action == "resume":
+        await referee.resume(game_id, token, reason)
+    elif action == "end":
+        await referee.end(game_id, token, _field(form, "winner") or "", reason)
+    elif action == "rewind":
+        to_seq = forms.seq(_field(form, "to_seq"))
+        if to_seq is None:
+            raise E.Invalid("choose the command to rewind to")
+        await referee.rewind(game_id, token, to_seq, reason)
+    elif action == "replace-seat":
+        side = _field(form, "side") or ""
+        result = await referee.replace_seat(game_id, token, side, reason)
+        return {"side": side, "link": str(request.url_for("seat", token=result["token"]))}
+    else:
+        raise E.NotFound(f"no referee action {action!r}")
+    return {}
+
+
 @router.post("/games/{game_id}/referee/{action}", response_model=None)
-async def act(game_id: str, action: str, request: Request, service: ServiceDep) -> Response:
+async def act(
+    game_id: str, action: str, request: Request, referee: RefereeDep, reading: ReadingDep
+) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
-    referee: Referee = request.app.state.referee
-    token = cookie_token(request, game_id)
     reason = (_field(form, "reason") or "").strip()[:500]
-    shown: dict[str, Any] = {}
     try:
         if not reason:
             raise E.Invalid("write the reason: the players will read it")
-        if action == "pause":
-            _, seq = await referee.pause(game_id, token, reason)
-        elif action == "resume":
-            _, seq = await referee.resume(game_id, token, reason)
-        elif action == "end":
-            _, seq = await referee.end(game_id, token, _field(form, "winner") or "", reason)
-        elif action == "rewind":
-            to_seq = forms.seq(_field(form, "to_seq"))
-            if to_seq is None:
-                raise E.Invalid("choose the command to rewind to")
-            _, seq = await referee.rewind(game_id, token, to_seq, reason)
-        elif action == "replace-seat":
-            side = _field(form, "side") or ""
-            result, seq = await referee.replace_seat(game_id, token, side, reason)
-            shown = {"side": side, "link": str(request.url_for("seat", token=result["token"]))}
-        else:
-            raise E.NotFound(f"no referee action {action!r}")
+        shown = await _action(referee, request, form, action, game_id, reason)
     except E.Problem as error:
         if isinstance(error, E.Unauthorized | E.Forbidden | E.UnknownGame):
             return _page(
                 request, "message.html", {"title": error.title, "text": error.detail}, error.status
             )
-        context = await _context(request, service, game_id, error=error.detail)
+        context = await _context(request, reading, game_id, error=error.detail)
         return _page(request, "game.html", context, error.status)
-    await service.db.hint(game_id, seq)
     if shown:
         return _page(request, "seat_replaced.html", {"game_id": game_id, **shown})
     return RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)

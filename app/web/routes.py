@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +18,14 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
-from app.deps import DbDep, ServiceDep, cookie_token
+from app.deps import CommandsDep, DbDep, LobbyDep, ReadingDep, cookie_token
 from app.play import errors as E
 from app.play import inputs
 from app.play.designs import load as load_design
 from app.play.designs import presets
-from app.play.service import GameService, NewGame, NewShip, NewSide
+from app.play.errors import RULES_STATUS
+from app.play.lobby import NewGame, NewShip, NewSide
+from app.play.reading import Reading
 from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
@@ -175,13 +177,13 @@ def _new_game_from_form(form: FormData) -> NewGame:
 
 
 @router.post("/games", response_model=None)
-async def create(request: Request, service: ServiceDep) -> Response:
+async def create(request: Request, lobby: LobbyDep, db: DbDep) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     try:
-        created = await service.create_game(_new_game_from_form(form))
+        created = await lobby.create_game(_new_game_from_form(form))
     except (E.Problem, RulesError) as error:
-        context = await _lobby_context(request, service.db, _problem_text(error), form)
+        context = await _lobby_context(request, db, _problem_text(error), form)
         return _page(request, "lobby.html", context, 422)
     game_id = created["game_id"]
     links = {
@@ -211,9 +213,9 @@ def _field(form: FormData, name: str) -> str | None:
 
 # -- joining ---------------------------------------------------------------------------------------
 @router.get("/join/{code}", response_model=None, name="join")
-async def join_page(code: str, request: Request, service: ServiceDep) -> Response:
+async def join_page(code: str, request: Request, lobby: LobbyDep) -> Response:
     try:
-        offer = await service.peek_invite(code, lambda game_id: cookie_token(request, game_id))
+        offer = await lobby.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
@@ -223,31 +225,28 @@ async def join_page(code: str, request: Request, service: ServiceDep) -> Respons
 
 
 @router.post("/join/{code}", response_model=None)
-async def join(code: str, request: Request, service: ServiceDep) -> Response:
+async def join(code: str, request: Request, lobby: LobbyDep) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     name = (_field(form, "name") or "").strip()[:80] or None
     try:
         # a browser that holds a seat of this game keeps it: the invite stays for its player
-        result, hint = await service.claim(
-            code, name, lambda game_id: cookie_token(request, game_id)
-        )
+        result = await lobby.claim(code, name, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         back = error.extra.get("game_id") if isinstance(error, E.AlreadySeated) else None
         context = {"title": error.title, "text": error.detail, "back": back}
         return _page(request, "message.html", context, error.status)
-    await service.db.hint(*hint)
     response = RedirectResponse(f"/games/{result['game_id']}", status_code=303, headers=NO_STORE)
     set_seat(request, response, result["game_id"], result["token"])
     return response
 
 
 @router.get("/seat/{token}", response_model=None, name="seat")
-async def seat(token: str, request: Request, service: ServiceDep) -> Response:
+async def seat(token: str, request: Request, lobby: LobbyDep) -> Response:
     """A page naming the seat a link opens; nothing changes until it is confirmed (a link
     pasted by mistake, or sent by the opponent, must not swap this browser's seat)."""
     try:
-        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
+        offer = await lobby.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
@@ -258,13 +257,13 @@ async def seat(token: str, request: Request, service: ServiceDep) -> Response:
 
 
 @router.post("/seat", response_model=None)
-async def seat_confirm(request: Request, service: ServiceDep) -> Response:
+async def seat_confirm(request: Request, lobby: LobbyDep) -> Response:
     """The confirmation: the token comes in the form's body (never in a further URL)."""
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     token = _field(form, "token") or ""
     try:
-        offer = await service.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
+        offer = await lobby.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
@@ -279,29 +278,25 @@ async def seat_confirm(request: Request, service: ServiceDep) -> Response:
 
 
 # -- the game page ---------------------------------------------------------------------------------
-async def _context(
-    request: Request,
-    service: GameService,
-    game_id: str,
-    error: str | None = None,
-    with_events: bool = True,
-) -> dict[str, Any]:
-    """Everything the page's blocks draw from; ``with_events=False`` for a block that draws
-    neither the map nor the log (it skips reading the log)."""
+async def _seen(
+    request: Request, reading: Reading, game_id: str
+) -> tuple[str | None, dict[str, Any]]:
+    """The page's credential and the view it shows: a stale seat cookie (the seat was
+    replaced) shows the public view, if there is one, as no seat."""
     token = cookie_token(request, game_id)
     try:
-        view = await service.view(game_id, token)
+        return token, await reading.view(game_id, token)
     except E.Unauthorized:
         if token is None:
             raise
-        # a stale seat cookie (the seat was replaced): show the public view if there is one
-        view = await service.view(game_id, None)
-        token = None
-    events = (await service.events(game_id, token, 0))["events"] if with_events else []
-    seat = view["you"]
-    teller = Teller(view["ships"], seat, view["side_names"])
+        return None, await reading.view(game_id, None)
+
+
+def _log(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log block's lines, newest first, each event told in words for the seat."""
+    teller = Teller(view["ships"], view["you"], view["side_names"])
     texts = teller.tell_all(events)  # in order: a ping's words depend on what was revealed
-    log = [
+    return [
         {
             "seq": e["seq"],
             "turn": e["turn"],
@@ -311,17 +306,14 @@ async def _context(
         }
         for e, text in reversed(list(zip(events, texts, strict=True)))
     ]
-    mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
-    theirs = [s for s in view["ships"] if s not in mine]
-    awaiting = view["phase"]["awaiting"]
-    your_move = seat in awaiting
-    seat_link = str(request.url_for("seat", token=token)) if token and seat in ("A", "B") else None
-    referee = seat == "referee"
-    presence = await service.presence(game_id, detailed=referee)
-    boundaries = await service.command_boundaries(game_id) if referee else []
+
+
+def _helpers(view: Mapping[str, Any], marks: Mapping[str, str]) -> dict[str, Any]:
+    """The functions the blocks call: their refresh attributes, and names for sides, ships and
+    systems as the seat should read them."""
     gid = view["game_id"]
+    seat = view["you"]
     names = {s["id"]: s["name"] for s in view["ships"]}
-    marks = _key_marks()
 
     def refresh(name: str, also: str = "") -> Markup:
         # each block refreshes itself when the live stream says the game moved on (or sends
@@ -342,40 +334,84 @@ async def _context(
         return str(view["side_names"].get(side, f"side {side}"))
 
     return {
-        "v": view,
-        "gid": gid,
-        "legal": view["phase"]["legal"],
         "refresh": refresh,
-        "key_marks": marks,
         "side_label": side_label,
         "ship_name": lambda ship_id: names.get(ship_id, ship_id),
         "system_of": lambda ship_id, system_id: _system_name(view, ship_id, system_id),
-        "seat": seat,
-        "map": mapview.build(view, events),
-        "log": log,
-        "mine": mine,
-        "theirs": theirs,
         "names": names,
+    }
+
+
+def _view_model(
+    request: Request, view: dict[str, Any], token: str | None, error: str | None
+) -> dict[str, Any]:
+    """What every block draws from the view alone (no further read)."""
+    seat = view["you"]
+    mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
+    your_move = seat in view["phase"]["awaiting"]
+    marks = _key_marks()
+    seat_link = str(request.url_for("seat", token=token)) if token and seat in ("A", "B") else None
+    return {
+        "v": view,
+        "gid": view["game_id"],
+        "legal": view["phase"]["legal"],
+        "key_marks": marks,
+        **_helpers(view, marks),
+        "seat": seat,
+        "mine": mine,
+        "theirs": [s for s in view["ships"] if s not in mine],
         "your_move": your_move,
         "error": error,
         "seat_link": seat_link,
-        "presence": presence,
-        "boundaries": boundaries,
         # one key per game state: a double submit applies once, the next state gets a new key
         "idem": f"web-{view['seq']}",
-        # the deploy form's key: the seq that asked for this deployment, so that it survives
-        # the other side's deployment and a rewind that voided ours asks under a new key
-        "deploy_idem": f"web-deploy-{await service.deployment_asked(gid)}"
-        if "deploy" in view["phase"]["legal"]["commands"]
-        else None,
         "title": ("Your move — " if your_move else "") + "pingduel",
     }
 
 
+async def _controls(reading: Reading, view: Mapping[str, Any]) -> dict[str, Any]:
+    """What the orders block reads besides the view: the referee's rewind choices, and the
+    deploy form's key — the seq that asked for this deployment, so that it survives the other
+    side's deployment and a rewind that voided ours asks under a new key."""
+    gid = view["game_id"]
+    deploy = "deploy" in view["phase"]["legal"]["commands"]
+    return {
+        "boundaries": await reading.command_boundaries(gid) if view["you"] == "referee" else [],
+        "deploy_idem": f"web-deploy-{await reading.deployment_asked(gid)}" if deploy else None,
+    }
+
+
+async def _context(
+    request: Request,
+    reading: Reading,
+    game_id: str,
+    error: str | None = None,
+    parts: Collection[str] = FRAGMENTS,
+) -> dict[str, Any]:
+    """What the page's blocks named in ``parts`` draw from, each read only for a block that
+    draws it: the log for the map and the log, presence for the status, the rewind choices
+    and the deploy key for the orders."""
+    token, view = await _seen(request, reading, game_id)
+    context = _view_model(request, view, token, error)
+    events = []
+    if "map" in parts or "log" in parts:
+        events = (await reading.events(game_id, token, 0))["events"]
+    if "map" in parts or "sheets" in parts:  # the sheets name the ships not seen
+        context["map"] = mapview.build(view, events)
+    if "log" in parts:
+        context["log"] = _log(view, events)
+    if "status" in parts:
+        referee = view["you"] == "referee"
+        context["presence"] = await reading.presence(game_id, detailed=referee)
+    if "controls" in parts:
+        context.update(await _controls(reading, view))
+    return context
+
+
 @router.get("/games/{game_id}", response_model=None)
-async def game_page(game_id: str, request: Request, service: ServiceDep) -> Response:
+async def game_page(game_id: str, request: Request, reading: ReadingDep) -> Response:
     try:
-        context = await _context(request, service, game_id)
+        context = await _context(request, reading, game_id)
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
@@ -407,12 +443,12 @@ def _fragment_key(block: Response, mark: str) -> str:
 
 
 @router.get("/games/{game_id}/fragments/{name}", response_model=None)
-async def fragment(game_id: str, name: str, request: Request, service: ServiceDep) -> Response:
+async def fragment(game_id: str, name: str, request: Request, reading: ReadingDep) -> Response:
     """One named block of the game page; 204 when it has not changed since ``key``."""
     if name not in FRAGMENTS:
         return _page(request, "message.html", {"title": "Not found", "text": "no such part"}, 404)
     try:
-        context = await _context(request, service, game_id, with_events=name in ("map", "log"))
+        context = await _context(request, reading, game_id, parts={name})
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
@@ -430,26 +466,28 @@ async def fragment(game_id: str, name: str, request: Request, service: ServiceDe
 
 
 @router.get("/games/{game_id}/record.json", response_model=None)
-async def record(game_id: str, request: Request, service: ServiceDep) -> Response:
+async def record(game_id: str, request: Request, reading: ReadingDep) -> Response:
     try:
-        data = await service.record(game_id, cookie_token(request, game_id))
+        data = await reading.record(game_id, cookie_token(request, game_id))
     except E.Problem as error:
         return JSONResponse(error.body(), status_code=error.status)
     return JSONResponse(data, headers=NO_STORE)
 
 
 @router.post("/games/{game_id}/invite/{side}", response_model=None)
-async def reissue(game_id: str, side: str, request: Request, service: ServiceDep) -> Response:
+async def reissue(
+    game_id: str, side: str, request: Request, lobby: LobbyDep, reading: ReadingDep
+) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     try:
-        result = await service.reissue(game_id, side, cookie_token(request, game_id))
+        result = await lobby.reissue(game_id, side, cookie_token(request, game_id))
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     link = str(request.url_for("join", code=result["code"]))
-    seat = (await service.view(game_id, cookie_token(request, game_id)))["you"]
+    seat = (await reading.caller(game_id, cookie_token(request, game_id))).seat
     return _page(request, "invite.html", {"game_id": game_id, "side": seat, "links": {side: link}})
 
 
@@ -553,15 +591,17 @@ def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]
 
 
 @router.post("/games/{game_id}/act", response_model=None)
-async def act(game_id: str, request: Request, service: ServiceDep) -> Response:
+async def act(
+    game_id: str, request: Request, reading: ReadingDep, commands: CommandsDep
+) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     token = cookie_token(request, game_id)
     htmx = request.headers.get("HX-Request") == "true"
     try:
-        view = await service.view(game_id, token)
+        view = await reading.view(game_id, token)
         body = command_from_form(form, view)
-        result = await service.command(game_id, token, body, _field(form, "idem") or None)
+        await commands.command(game_id, token, body, _field(form, "idem") or None)
     except (E.Problem, RulesError) as error:
         if isinstance(error, E.IdempotencyKeyReused):
             # the form's key belongs to a page whose form was already sent with other orders
@@ -569,17 +609,17 @@ async def act(game_id: str, request: Request, service: ServiceDep) -> Response:
             error = StaleState("the game has moved on since this form was shown; here it is now")
         status = error.status if isinstance(error, E.Problem) else 422
         if isinstance(error, RulesError):
-            status = {"conflict": 409, "forbidden": 403}.get(error.kind, 422)
+            status = RULES_STATUS.get(error.kind, 422)
         if isinstance(error, E.Unauthorized | E.UnknownGame):
             return _page(
                 request, "message.html", {"title": "Not allowed", "text": error.detail}, status
             )
-        context = await _context(request, service, game_id, error=_problem_text(error))
-        return _page(request, "game.html", context, status, block="controls" if htmx else None)
-    if result.hint is not None:
-        await service.db.hint(*result.hint)
+        block = "controls" if htmx else None
+        parts = {block} if block else FRAGMENTS
+        context = await _context(request, reading, game_id, _problem_text(error), parts)
+        return _page(request, "game.html", context, status, block=block)
     if htmx:
-        context = await _context(request, service, game_id)
+        context = await _context(request, reading, game_id, parts={"controls"})
         return _page(
             request, "game.html", context, block="controls", headers={"HX-Trigger": "pd-refresh"}
         )

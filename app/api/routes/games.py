@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
-from starlette.background import BackgroundTask
 
 from app.api.schemas import (
     CommandIn,
@@ -20,8 +19,8 @@ from app.api.schemas import (
     ViewOut,
     command_dict,
 )
-from app.deps import ServiceDep, TokenDep
-from app.play.service import NewGame, NewShip, NewSide
+from app.deps import CommandsDep, LobbyDep, ReadingDep, TokenDep
+from app.play.lobby import NewGame, NewShip, NewSide
 from app.problems import documented
 
 router = APIRouter(tags=["games"])
@@ -55,9 +54,9 @@ def _new_game(body: CreateGameIn) -> NewGame:
     responses=documented(400, 401, 404, 413, 422),
     summary="Create a game and take a seat",
 )
-async def create_game(body: CreateGameIn, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+async def create_game(body: CreateGameIn, lobby: LobbyDep, token: TokenDep) -> dict[str, Any]:
     # the token matters only for a chosen seed (admin only); any caller may create a game
-    return await service.create_game(_new_game(body), token)
+    return await lobby.create_game(_new_game(body), token)
 
 
 @router.get(
@@ -66,8 +65,8 @@ async def create_game(body: CreateGameIn, service: ServiceDep, token: TokenDep) 
     responses=documented(401, 403, 422),
     summary="List games (admin)",
 )
-async def list_games(service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    return await service.list_games(token)
+async def list_games(lobby: LobbyDep, token: TokenDep) -> dict[str, Any]:
+    return await lobby.list_games(token)
 
 
 @router.get(
@@ -76,9 +75,9 @@ async def list_games(service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     responses=documented(401, 403, 404, 422),
     summary="The caller's view of the game",
 )
-async def get_view(game_id: str, service: ServiceDep, token: TokenDep) -> JSONResponse:
-    # the service builds exactly the documented shape; skip re-validating it on the hot path
-    return JSONResponse(await service.view(game_id, token))
+async def get_view(game_id: str, reading: ReadingDep, token: TokenDep) -> JSONResponse:
+    # the room builds exactly the documented shape; skip re-validating it on the hot path
+    return JSONResponse(await reading.view(game_id, token))
 
 
 @router.get(
@@ -89,11 +88,11 @@ async def get_view(game_id: str, service: ServiceDep, token: TokenDep) -> JSONRe
 )
 async def get_events(
     game_id: str,
-    service: ServiceDep,
+    reading: ReadingDep,
     token: TokenDep,
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
 ) -> JSONResponse:
-    return JSONResponse(await service.events(game_id, token, after))
+    return JSONResponse(await reading.events(game_id, token, after))
 
 
 @router.post(
@@ -105,16 +104,14 @@ async def get_events(
 async def post_command(
     game_id: str,
     body: CommandIn,
-    service: ServiceDep,
+    commands: CommandsDep,
     token: TokenDep,
     idempotency_key: Annotated[
         str | None, Header(min_length=1, max_length=200, alias="Idempotency-Key")
     ] = None,
 ) -> JSONResponse:
-    result = await service.command(game_id, token, command_dict(body), idempotency_key)
-    # the hint goes out right after the answer: the caller need not wait for the NOTIFY
-    background = BackgroundTask(service.db.hint, *result.hint) if result.hint else None
-    return JSONResponse(result.body, status_code=result.status, background=background)
+    result = await commands.command(game_id, token, command_dict(body), idempotency_key)
+    return JSONResponse(result.body, status_code=result.status)
 
 
 @router.get(
@@ -123,8 +120,8 @@ async def post_command(
     responses=documented(401, 403, 404, 422),
     summary="The whole record: every event unredacted, the designs, the seed (after the end)",
 )
-async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    return await service.record(game_id, token)
+async def get_record(game_id: str, reading: ReadingDep, token: TokenDep) -> dict[str, Any]:
+    return await reading.record(game_id, token)
 
 
 @router.post(
@@ -133,5 +130,5 @@ async def get_record(game_id: str, service: ServiceDep, token: TokenDep) -> dict
     responses=documented(401, 403, 404, 409, 422),
     summary="A new invite code for an unclaimed seat (the old one stops working)",
 )
-async def reissue(game_id: str, side: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    return await service.reissue(game_id, side, token)
+async def reissue(game_id: str, side: str, lobby: LobbyDep, token: TokenDep) -> dict[str, Any]:
+    return await lobby.reissue(game_id, side, token)

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.schemas import ClaimIn, ClaimOut
-from app.deps import ServiceDep
+from app.deps import LobbyDep
 from app.problems import documented
 
 router = APIRouter(tags=["invites"])
@@ -19,7 +19,5 @@ router = APIRouter(tags=["invites"])
     responses=documented(400, 404, 409, 410, 413, 422),
     summary="Take the seat an invite code offers (a code works once)",
 )
-async def claim(code: str, service: ServiceDep, body: ClaimIn | None = None) -> dict[str, Any]:
-    result, hint = await service.claim(code, body.name if body else None)
-    await service.db.hint(*hint)
-    return result
+async def claim(code: str, lobby: LobbyDep, body: ClaimIn | None = None) -> dict[str, Any]:
+    return await lobby.claim(code, body.name if body else None)

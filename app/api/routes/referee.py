@@ -24,16 +24,12 @@ ERRORS = documented(400, 401, 403, 404, 409, 413, 422)
 
 @router.post("/pause", response_model=ViewOut, responses=ERRORS, summary="Pause the game")
 async def pause(game_id: str, body: ReasonIn, referee: RefereeDep, token: TokenDep) -> Any:
-    view, seq = await referee.pause(game_id, token, body.reason)
-    await referee.db.hint(game_id, seq)
-    return view
+    return await referee.pause(game_id, token, body.reason)
 
 
 @router.post("/resume", response_model=ViewOut, responses=ERRORS, summary="Resume the game")
 async def resume(game_id: str, body: ReasonIn, referee: RefereeDep, token: TokenDep) -> Any:
-    view, seq = await referee.resume(game_id, token, body.reason)
-    await referee.db.hint(game_id, seq)
-    return view
+    return await referee.resume(game_id, token, body.reason)
 
 
 @router.post(
@@ -43,16 +39,12 @@ async def resume(game_id: str, body: ReasonIn, referee: RefereeDep, token: Token
     summary="Return to the state right after event N (the end of a command)",
 )
 async def rewind(game_id: str, body: RewindIn, referee: RefereeDep, token: TokenDep) -> Any:
-    view, seq = await referee.rewind(game_id, token, body.to_seq, body.reason)
-    await referee.db.hint(game_id, seq)
-    return view
+    return await referee.rewind(game_id, token, body.to_seq, body.reason)
 
 
 @router.post("/end", response_model=ViewOut, responses=ERRORS, summary="End with a result")
 async def end(game_id: str, body: EndIn, referee: RefereeDep, token: TokenDep) -> Any:
-    view, seq = await referee.end(game_id, token, body.winner, body.reason)
-    await referee.db.hint(game_id, seq)
-    return view
+    return await referee.end(game_id, token, body.winner, body.reason)
 
 
 @router.post(
@@ -64,9 +56,7 @@ async def end(game_id: str, body: EndIn, referee: RefereeDep, token: TokenDep) -
 async def replace_seat(
     game_id: str, body: ReplaceSeatIn, referee: RefereeDep, token: TokenDep
 ) -> Any:
-    result, seq = await referee.replace_seat(game_id, token, body.side, body.reason)
-    await referee.db.hint(game_id, seq)
-    return result
+    return await referee.replace_seat(game_id, token, body.side, body.reason)
 
 
 @router.get(

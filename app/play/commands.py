@@ -1,0 +1,208 @@
+"""The command room: one game command as one unit of work.
+
+``Commands.command`` runs the pipeline: load the game (``SELECT … FOR UPDATE`` on PostgreSQL,
+the ``BEGIN IMMEDIATE`` transaction on SQLite) with the token's seat and the idempotency
+record, authenticate, replay a stored answer, refuse what is not allowed now, take the state,
+refuse a stale form, apply the rules (``decide``), persist the events, the snapshot and the
+idempotency record — one commit — and only then notify: the "game N is at seq S" hint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.play import errors as E
+from app.play import tokens
+from app.play.callers import Caller, Callers, token_hash
+from app.play.logbook import event_values
+from app.play.reading import Reading
+from app.rules import DiceSource, Event, GameState, decide, evolve, redact
+from app.rules.decide import check_at_seq
+from app.rules.snapshot import state_from_dict, state_to_dict
+from app.store import queries as Q
+from app.store.cache import StateCache
+from app.store.db import Database
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    status: int
+    body: dict[str, Any]
+
+
+def request_hash(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(
+        json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
+class Commands:
+    def __init__(
+        self,
+        db: Database,
+        states: StateCache,
+        callers: Callers,
+        reading: Reading,
+        dice_of: Callable[[Q.GameHead], DiceSource],
+    ) -> None:
+        self.db = db
+        self.states = states
+        self.callers = callers
+        self.reading = reading
+        self.dice_of = dice_of
+
+    async def command(
+        self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
+    ) -> CommandResult:
+        hashed = token_hash(token)
+        async with self.db.unit() as conn:
+            read = await self._load(conn, game_id, hashed, key)
+            game = read.head
+            caller = self._authenticate(read, token)
+            fingerprint = request_hash(body)
+            if read.stored is not None:
+                return await self._replayed(conn, game_id, read.stored, fingerprint)
+            self._allowed_now(game)
+            state = await self._state(conn, read, hashed, key)
+            # a RulesError propagates: the transaction rolls back and nothing changes
+            self._stale(state, body)
+            events, new_state, rows = self._apply(game, state, caller, body)
+            status = "finished" if new_state.status == "finished" else game.status
+            referee = await self.reading.referee_of(conn, game_id, game.creator)
+            game = replace(game, status=status, seq=new_state.seq)
+            body_out = await self._persist(
+                conn, game, new_state, events, rows, caller, referee, key, fingerprint
+            )
+        # committed: from now on this state is the row's at its seq
+        self.states.put(game_id, new_state)
+        if body_out is None:  # built after the commit: the lock is held no longer than needed
+            body_out = self._answer(game, new_state, events, caller, referee)
+        self._notify(game_id, new_state.seq)
+        return CommandResult(200, body_out)
+
+    # -- the steps, in order -----------------------------------------------------------------
+    async def _load(
+        self, conn: AsyncConnection, game_id: str, hashed: str | None, key: str | None
+    ) -> Q.GameRead:
+        read = await Q.read_for_command(
+            conn, game_id, hashed, key, self.states.seq(game_id), lock=self.db.postgres
+        )
+        if read is None:
+            raise E.UnknownGame(f"there is no game {game_id!r}")
+        return read
+
+    def _authenticate(self, read: Q.GameRead, token: str | None) -> Caller:
+        caller = self.callers.identify(read, token, write=True)
+        if not caller.player:
+            raise E.Forbidden("the referee and spectators do not send game commands")
+        return caller
+
+    def _allowed_now(self, game: Q.GameHead) -> None:
+        if game.status == "waiting":
+            raise E.GameNotStarted("the game starts when both seats are taken")
+        if game.status == "finished":
+            raise E.GameOver("the game is over")
+        if game.paused:
+            raise E.GamePaused("the referee has paused the game")
+
+    async def _state(
+        self, conn: AsyncConnection, read: Q.GameRead, hashed: str | None, key: str | None
+    ) -> GameState:
+        game = read.head
+        state = self.states.get(game.id, game.seq)
+        if state is None:
+            snapshot = read.snapshot
+            if snapshot is None:  # the cached state moved on while we asked
+                again = await Q.read_for_command(
+                    conn, game.id, hashed, key, -1, lock=self.db.postgres
+                )
+                assert again is not None and again.snapshot is not None  # locked: still there
+                snapshot = again.snapshot
+            state = state_from_dict(snapshot)
+        return state
+
+    def _stale(self, state: GameState, body: Mapping[str, Any]) -> None:
+        check_at_seq(state, body.get("at_seq"))
+
+    def _apply(
+        self, game: Q.GameHead, state: GameState, caller: Caller, body: Mapping[str, Any]
+    ) -> tuple[list[Event], GameState, list[dict[str, Any]]]:
+        command = {k: v for k, v in body.items() if k != "at_seq"}
+        dice = self.dice_of(game)
+        events = decide(state, caller.seat, command, dice)
+        if events and events[-1].type == "game_finished":
+            last = events[-1]
+            events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
+        new_state = state
+        rows = []
+        for i, event in enumerate(events):
+            new_state = evolve(new_state, event)
+            rows.append(event_values(event, new_state, ends=i == len(events) - 1))
+        return events, new_state, rows
+
+    async def _persist(
+        self,
+        conn: AsyncConnection,
+        game: Q.GameHead,
+        new_state: GameState,
+        events: list[Event],
+        rows: list[dict[str, Any]],
+        caller: Caller,
+        referee: dict[str, Any] | None,
+        key: str | None,
+        fingerprint: str,
+    ) -> dict[str, Any] | None:
+        """Save the command; with an idempotency key, its answer too (which is returned)."""
+        body_out = None
+        reply = None
+        if key is not None:
+            body_out = self._answer(game, new_state, events, caller, referee)
+            reply = {
+                "token_hash": caller.token_hash or "admin",
+                "key": key,
+                "request_hash": fingerprint,
+                "status_code": 200,
+                "response": body_out,
+                "first_seq": events[0].seq if events else None,
+                "last_seq": events[-1].seq if events else None,
+            }
+        await Q.save_command(
+            conn, game.id, rows, state_to_dict(new_state), new_state.seq, game.status, reply
+        )
+        return body_out
+
+    def _notify(self, game_id: str, seq: int) -> None:
+        # the caller need not wait for the NOTIFY: its answer goes out while the hint does
+        self.db.hint_soon(game_id, seq)
+
+    # -- answers -----------------------------------------------------------------------------
+    def _answer(
+        self,
+        game: Q.GameHead,
+        state: GameState,
+        events: list[Event],
+        caller: Caller,
+        referee: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """A command's answer: its events as the caller may see them, and the caller's view."""
+        return {
+            "events": [redact(e, caller.seat, state) for e in events],
+            "view": self.reading.view_of(game, state, caller, referee),
+        }
+
+    async def _replayed(
+        self, conn: AsyncConnection, game_id: str, stored: Q.StoredReply, fingerprint: str
+    ) -> CommandResult:
+        if not tokens.same(stored.request_hash, fingerprint):
+            raise E.IdempotencyKeyReused(
+                "this Idempotency-Key was used with another body: use a new key for a new command"
+            )
+        if stored.first_seq is not None and await Q.voided(conn, game_id, stored.first_seq):
+            raise E.CommandVoided("a referee rewind voided this command's effects")
+        return CommandResult(stored.status_code, dict(stored.response))
