@@ -547,15 +547,13 @@ class GameService:
             dice = SeededDice.from_hex(game.seed, game.id)
             # a RulesError propagates: the transaction rolls back and nothing changes
             check_at_seq(state, body.get("at_seq"))
-            events = decide(state, caller.seat, command, dice)
-            if events and events[-1].type == "game_finished":
-                last = events[-1]
-                events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
-            new_state = state
-            rows = []
-            for i, event in enumerate(events):
-                new_state = evolve(new_state, event)
-                rows.append(event_values(event, new_state, ends=i == len(events) - 1))
+            # the rules publish the seed in the finish event themselves
+            decision = decide(state, caller.seat, command, dice, seed=game.seed)
+            events, new_state = list(decision.events), decision.state
+            # each row's visibility is read against the state after the command, as the answer
+            # redacts them (``_answer``): what it reads, the ships' sides, never changes
+            last = len(events) - 1
+            rows = [event_values(e, new_state, ends=i == last) for i, e in enumerate(events)]
             status = "finished" if new_state.status == "finished" else game.status
             referee = await self._referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
@@ -630,7 +628,8 @@ class GameService:
         caller: Caller,
         referee: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        seen = view(state, caller.seat)
+        # nobody can act while the game waits for a seat to be taken or for the referee
+        seen = view(state, caller.seat, waiting=game.status == "waiting", paused=game.paused)
         # a human referee sees every ship: everyone is told (``_referee_of``)
         seen["referee"] = referee
         seen["status"] = game.status
@@ -641,10 +640,6 @@ class GameService:
         # the seed is published at the end and secret from everyone before, the referee and
         # the admin included: it tells every roll to come (RULES §12)
         seen["seed"] = game.seed if game.status == "finished" else None
-        if game.status == "waiting" or game.paused:
-            # nobody can act: the game waits for a seat to be taken or for the referee
-            seen["phase"]["awaiting"] = []
-            seen["phase"]["legal"] = {"commands": []}
         return seen
 
     async def _referee_of(
