@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from app.play import designs
 from app.rules.commands import COMMANDS, Command, CoreAction, SetMode
+from app.rules.systems import FUSION_MODES
 
 # no NUL characters: PostgreSQL cannot store them (and no name or id needs one)
 NO_NUL = r"^[^\x00]*$"
@@ -210,7 +211,7 @@ _FIELD_SCHEMAS: dict[str, Any] = {
     "window": Seq,
     "shots": Annotated[list[ShotIn], Field(max_length=64)],
     "action": Literal[CoreAction.ACTIONS],
-    "mode": Literal["flare", "torpedo"],
+    "mode": Literal[FUSION_MODES],
 }
 _DESCRIPTIONS: dict[type[Command], str] = {
     SetMode: "Switch a multi-fusion launcher's mode during its ship's activation (secret; the "

@@ -15,10 +15,10 @@ from app.play import tokens
 from app.play.presence import presence_of
 from app.play.service import Caller, GameService, event_row
 from app.rules import Event, evolve, replay
-from app.rules.winning import finish
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
+from app.rules.winning import finish
 from app.store.models import EventRow, Game, Seat, utcnow
 
 # referee actions and seat changes are never voided by a rewind (API.md "Referee")

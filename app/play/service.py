@@ -132,6 +132,21 @@ def request_hash(body: Mapping[str, Any]) -> str:
     ).hexdigest()
 
 
+def stored_reply(
+    caller: Caller, key: str, fingerprint: str, body: dict[str, Any], events: Sequence[Event]
+) -> dict[str, Any]:
+    """The idempotency record of an accepted command: its answer, kept for a retry."""
+    return {
+        "token_hash": caller.token_hash or "admin",
+        "key": key,
+        "request_hash": fingerprint,
+        "status_code": 200,
+        "response": body,
+        "first_seq": events[0].seq if events else None,
+        "last_seq": events[-1].seq if events else None,
+    }
+
+
 class GameService:
     def __init__(self, db: Database, options: PlayOptions) -> None:
         self.db = db
@@ -560,15 +575,7 @@ class GameService:
             reply = None
             if key is not None:
                 body_out = self._answer(game, new_state, events, caller, referee)
-                reply = {
-                    "token_hash": caller.token_hash or "admin",
-                    "key": key,
-                    "request_hash": fingerprint,
-                    "status_code": 200,
-                    "response": body_out,
-                    "first_seq": events[0].seq if events else None,
-                    "last_seq": events[-1].seq if events else None,
-                }
+                reply = stored_reply(caller, key, fingerprint, body_out, events)
             await Q.save_command(
                 conn, game_id, rows, state_to_dict(new_state), new_state.seq, status, reply
             )

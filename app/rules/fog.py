@@ -208,7 +208,7 @@ def _details(state: GameState, seat: str) -> dict[str, Any]:
     phase = state.phase
     out: dict[str, Any] = {}
     if phase.step == DEPLOY and seat not in state.deployed:
-        out["deploy"] = {
+        out[Deploy.type] = {
             ship.id: {"max_speed": 2 * state.design_of(ship).thrust}
             for ship in state.ships_of(seat)
         }
@@ -219,7 +219,7 @@ def _details(state: GameState, seat: str) -> dict[str, Any]:
         switchable = cap.mode_switchable(state, seat)
         modes = mode_options(state, switchable) if switchable is not None else {}
         if modes:
-            out["set_mode"] = modes
+            out[SetMode.type] = modes
         if phase.step == ACTIVATE:
             ready = _ready(state, seat)
             out["activatable"] = [s.id for s in ready]
@@ -250,14 +250,14 @@ def _core_critical(state: GameState, seat: str, details: Mapping[str, Any]) -> b
 
 # who may send each command in one of its steps, beyond the step itself
 _OPEN_TO: Mapping[type[Command], Callable[[GameState, str, Mapping[str, Any]], bool]] = {
-    Deploy: lambda state, seat, details: "deploy" in details,
+    Deploy: lambda state, seat, details: Deploy.type in details,
     Activate: lambda state, seat, details: state.phase.side == seat,
     Ping: _names_a_ship,
     Move: _names_a_ship,
     EndActivation: lambda state, seat, details: state.phase.side == seat,
     Fire: lambda state, seat, details: "fire_options" in details,
     CoreAction: _core_critical,
-    SetMode: lambda state, seat, details: "set_mode" in details,
+    SetMode: lambda state, seat, details: SetMode.type in details,
     Resign: lambda state, seat, details: True,
 }
 assert set(_OPEN_TO) == set(COMMANDS.values()), "a command that legal cannot list"
