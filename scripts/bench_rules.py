@@ -28,24 +28,16 @@ from app.rules import (
     SeededDice,
     ShipEntry,
     decide,
-    evolve,
     game_started,
     start_state,
     view,
 )
 from app.rules.designs import preset
 from app.rules.dice import DiceSource
-from app.rules.events import Event
 from app.rules.state import GameState
 from tests.rules.randplay import play, setup_of
 
 SEED = bytes(range(32))
-
-
-def fold(state: GameState, events: list[Event]) -> GameState:
-    for event in events:
-        state = evolve(state, event)
-    return state
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -74,7 +66,7 @@ def bench_games(scenario: str, movement: str, n: int) -> None:
     for start, dice, sent in games:
         state = start
         for seat, command in sent:
-            state = fold(state, decide(state, seat, command, dice))
+            state = decide(state, seat, command, dice).state
         assert state.status == "finished"
     engine = time.perf_counter() - t0
     print(
@@ -100,7 +92,7 @@ def ping_position() -> tuple[GameState, str, DiceSource]:
         placement: dict[str, Any] = {"ship": f"{side.lower()}1", "heading": heading}
         placement |= {"position": {"x": 36.0, "y": y}, "speed": 0}
         command = {"type": "deploy", "ships": [placement]}
-        state = fold(state, decide(state, side, command, dice))
+        state = decide(state, side, command, dice).state
     return state, state.phase.side or "A", dice
 
 
@@ -121,14 +113,14 @@ def bench_ping(reps: int) -> None:
     for side in (first, second):
         ship = f"{side.lower()}1"
         move = {"type": "move", "ship": ship, "orders": {"speed_change": 6, "turn": 0}}
-        state = fold(state, decide(state, side, move, dice))
-        state = fold(state, decide(state, side, {"type": "end_activation", "ship": ship}, dice))
+        state = decide(state, side, move, dice).state
+        state = decide(state, side, {"type": "end_activation", "ship": ship}, dice).state
     # turn 2: 20 mu apart; the side first to act closes another 10 mu, then pings
     pinger_side = state.phase.side or "A"
     other = "B" if pinger_side == "A" else "A"
     pinger = f"{pinger_side.lower()}1"
     move = {"type": "move", "ship": pinger, "orders": {"speed_change": 4, "turn": 0}}
-    state = fold(state, decide(state, pinger_side, move, dice))
+    state = decide(state, pinger_side, move, dice).state
     a, b = state.ship("a1").position, state.ship("b1").position
     assert a is not None and b is not None
     distance = abs(b.y - a.y)
@@ -139,20 +131,19 @@ def bench_ping(reps: int) -> None:
     for _ in range(reps):
         c0 = time.process_time()
         t0 = time.perf_counter()
-        s1 = fold(state, decide(state, pinger_side, ping, dice))
+        s1 = decide(state, pinger_side, ping, dice).state
         t1 = time.perf_counter()
         window = s1.phase.window
         assert s1.phase.awaiting == ("A", "B"), s1.phase.awaiting
         shots_a = every_shot(s1, pinger_side)
         fire_a = {"type": "fire", "window": window, "shots": shots_a}
         t2 = time.perf_counter()
-        s2 = fold(s1, decide(s1, pinger_side, fire_a, dice))
+        s2 = decide(s1, pinger_side, fire_a, dice).state
         t3 = time.perf_counter()
         shots_b = every_shot(s2, other)
         fire_b = {"type": "fire", "window": window, "shots": shots_b}
         t4 = time.perf_counter()
         volley = decide(s2, other, fire_b, dice)
-        fold(s2, volley)
         t5 = time.perf_counter()
         c5 = time.process_time()
         parts["ping"].append(t1 - t0)
@@ -160,7 +151,7 @@ def bench_ping(reps: int) -> None:
         parts["fire 2 + volley"].append(t5 - t4)
         parts["all"].append((t1 - t0) + (t3 - t2) + (t5 - t4))
         cpu.append(c5 - c0)  # CPU time of the whole repetition (view calls for shots included)
-        volley_events = len(volley)
+        volley_events = len(volley.events)
     shots = len(shots_a) + len(shots_b)
     print(
         f"  ping at {distance:.1f} mu revealing the target, {shots} shots declared, "

@@ -7,11 +7,16 @@ design objects' included; the ``NO_NUL`` pattern says so in the OpenAPI document
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import dataclasses
+import functools
+import operator
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from app.play import designs
+from app.rules.commands import COMMANDS, Command, CoreAction, SetMode
+from app.rules.systems import FUSION_MODES
 
 # no NUL characters: PostgreSQL cannot store them (and no name or id needs one)
 NO_NUL = r"^[^\x00]*$"
@@ -196,70 +201,47 @@ class _Command(Strict):
     at_seq: Seq | None = Field(None, description="the last seq the client saw (409 if stale)")
 
 
-class DeployIn(_Command):
-    type: Literal["deploy"]
-    ships: Annotated[list[PlacementIn], Field(max_length=24)]
+# the schema of each command field, by its name in the rules' command classes: a new command
+# whose fields are named here needs nothing more
+_FIELD_SCHEMAS: dict[str, Any] = {
+    "ship": Id,
+    "weapon": Id,
+    "ships": Annotated[list[PlacementIn], Field(max_length=24)],
+    "orders": CinematicOrdersIn | VectorOrdersIn,
+    "window": Seq,
+    "shots": Annotated[list[ShotIn], Field(max_length=64)],
+    "action": Literal[CoreAction.ACTIONS],
+    "mode": Literal[FUSION_MODES],
+}
+_DESCRIPTIONS: dict[type[Command], str] = {
+    SetMode: "Switch a multi-fusion launcher's mode during its ship's activation (secret; the "
+    "launcher\nis offline for the turn of the switch and the next).",
+}
 
 
-class ActivateIn(_Command):
-    type: Literal["activate"]
-    ship: Id
+def _request(command: type[Command]) -> type[_Command]:
+    """``<Command>In``: ``at_seq``, the ``type`` tag, then the command's own fields."""
+    fields: dict[str, Any] = {"type": (Literal[command.type], ...)}
+    for f in dataclasses.fields(command):  # type: ignore[arg-type]  # a dataclass subclass
+        fields[f.name] = (_FIELD_SCHEMAS[f.name], ...)
+    return create_model(
+        f"{command.__name__}In",
+        __base__=_Command,
+        __doc__=_DESCRIPTIONS.get(command),
+        __module__=__name__,
+        **fields,
+    )
 
 
-class PingIn(_Command):
-    type: Literal["ping"]
-    ship: Id
+# one request schema per registered command, in the registry's order
+COMMAND_REQUESTS = {command: _request(command) for command in COMMANDS.values()}
 
-
-class MoveIn(_Command):
-    type: Literal["move"]
-    ship: Id
-    orders: CinematicOrdersIn | VectorOrdersIn
-
-
-class EndActivationIn(_Command):
-    type: Literal["end_activation"]
-    ship: Id
-
-
-class FireIn(_Command):
-    type: Literal["fire"]
-    window: Seq
-    shots: Annotated[list[ShotIn], Field(max_length=64)]
-
-
-class CoreActionIn(_Command):
-    type: Literal["core_action"]
-    ship: Id
-    action: Literal["dump", "abandon"]
-
-
-class SetModeIn(_Command):
-    """Switch a multi-fusion launcher's mode during its ship's activation (secret; the launcher
-    is offline for the turn of the switch and the next)."""
-
-    type: Literal["set_mode"]
-    ship: Id
-    weapon: Id
-    mode: Literal["flare", "torpedo"]
-
-
-class ResignIn(_Command):
-    type: Literal["resign"]
-
-
-CommandIn = Annotated[
-    DeployIn
-    | ActivateIn
-    | PingIn
-    | MoveIn
-    | EndActivationIn
-    | FireIn
-    | CoreActionIn
-    | SetModeIn
-    | ResignIn,
-    Field(discriminator="type"),
-]
+if TYPE_CHECKING:  # a union built at import time is no type to a checker: any command body
+    CommandIn = _Command
+else:
+    CommandIn = Annotated[
+        functools.reduce(operator.or_, COMMAND_REQUESTS.values()), Field(discriminator="type")
+    ]
 
 
 def command_dict(command: BaseModel) -> dict[str, Any]:

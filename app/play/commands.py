@@ -22,7 +22,7 @@ from app.play import tokens
 from app.play.callers import Caller, Callers, token_hash
 from app.play.logbook import event_values
 from app.play.reading import Reading
-from app.rules import DiceSource, Event, GameState, decide, evolve, redact
+from app.rules import DiceSource, Event, GameState, decide, redact
 from app.rules.decide import check_at_seq
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.store import queries as Q
@@ -134,16 +134,13 @@ class Commands:
         self, game: Q.GameHead, state: GameState, caller: Caller, body: Mapping[str, Any]
     ) -> tuple[list[Event], GameState, list[dict[str, Any]]]:
         command = {k: v for k, v in body.items() if k != "at_seq"}
-        dice = self.dice_of(game)
-        events = decide(state, caller.seat, command, dice)
-        if events and events[-1].type == "game_finished":
-            last = events[-1]
-            events[-1] = Event(last.seq, last.turn, last.type, {**last.data, "seed": game.seed})
-        new_state = state
-        rows = []
-        for i, event in enumerate(events):
-            new_state = evolve(new_state, event)
-            rows.append(event_values(event, new_state, ends=i == len(events) - 1))
+        # the rules publish the seed in the finish event themselves
+        decision = decide(state, caller.seat, command, self.dice_of(game), seed=game.seed)
+        events, new_state = list(decision.events), decision.state
+        # each row's visibility is read against the state after the command, as the answer
+        # redacts them (``_answer``): what it reads, the ships' sides, never changes
+        last = len(events) - 1
+        rows = [event_values(e, new_state, ends=i == last) for i, e in enumerate(events)]
         return events, new_state, rows
 
     async def _persist(

@@ -122,7 +122,8 @@ class Reading:
         caller: Caller,
         referee: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        seen = view(state, caller.seat)
+        # nobody can act while the game waits for a seat to be taken or for the referee
+        seen = view(state, caller.seat, waiting=game.status == "waiting", paused=game.paused)
         # a human referee sees every ship: everyone is told (``referee_of``)
         seen["referee"] = referee
         seen["status"] = game.status
@@ -133,10 +134,6 @@ class Reading:
         # the seed is published at the end and secret from everyone before, the referee and
         # the admin included: it tells every roll to come (RULES §12)
         seen["seed"] = game.seed if game.status == "finished" else None
-        if game.status == "waiting" or game.paused:
-            # nobody can act: the game waits for a seat to be taken or for the referee
-            seen["phase"]["awaiting"] = []
-            seen["phase"]["legal"] = {"commands": []}
         return seen
 
     async def referee_of(

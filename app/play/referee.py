@@ -18,10 +18,10 @@ from app.play.logbook import event_values, service_events
 from app.play.presence import presence_of
 from app.play.reading import Reading, seat_names
 from app.rules import Event, GameState, evolve, replay
-from app.rules.decide import finish
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS
+from app.rules.winning import finish
 from app.store import games as G
 from app.store import log as L
 from app.store import queries as Q

@@ -1,149 +1,70 @@
-"""Commands a seat sends, as values: parsed and checked for shape here, judged by the engine.
+"""Commands a seat sends, as values, and the one registry of them (API.md "Commands").
 
-``parse_command`` turns the JSON form of API.md ("Commands") into one of these values or raises
-``InvalidCommand`` saying which field is wrong; ``to_dict`` gives the JSON form back.
+Each command is a frozen dataclass that declares its ``type`` (its name in JSON), the steps it
+is legal in, how it is read from its JSON form (``from_json``, raising ``InvalidCommand`` that
+names the wrong field) and written back (``to_json``, so that ``from_json(c.to_json()) == c``).
+``COMMANDS`` maps each type to its class, in the order the API documents them;
+``parse_command`` is a lookup in it. Adding a command is one class here, registered with
+``@registered``, and one handler in ``decide``; the API schemas, the web forms and
+``legal`` read the rest from here.
 """
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self, TypeVar
 
 from app.rules.errors import IllegalOrders, InvalidCommand
 from app.rules.geometry import Vec
 from app.rules.movement import Orders, parse_orders
-from app.rules.state import Shot
+from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, DEPLOY, FIRE, START, Shot
+
+# the steps the game rests in, waiting for a command; the others pass within one ``decide``
+RESTING_STEPS = frozenset({DEPLOY, ACTIVATE, START, AFTER_PING, AFTER_MOVE, FIRE})
+# every resting step once both sides have deployed
+PLAY_STEPS = RESTING_STEPS - {DEPLOY}
 
 
-@dataclass(frozen=True)
-class Placement:
-    ship: str
-    position: Vec
-    heading: int
-    speed: int | None = None  # cinematic
-    velocity: Vec | None = None  # vector
+class Command(ABC):
+    """One command; subclasses are frozen dataclasses registered in ``COMMANDS``."""
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "ship": self.ship,
-            "position": self.position.to_dict(),
-            "heading": self.heading,
-        }
-        if self.velocity is not None:
-            d["velocity"] = self.velocity.to_dict()
-        else:
-            d["speed"] = self.speed
-        return d
+    type: ClassVar[str]
+    steps: ClassVar[frozenset[str]]
 
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        """Read the JSON form (with its ``type``, without ``at_seq``) or raise what is wrong."""
 
-@dataclass(frozen=True)
-class Deploy:
-    ships: tuple[Placement, ...]
-    type = "deploy"
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form ``from_json`` reads back to an equal command."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ships": [p.to_dict() for p in self.ships]}
+        # the name the rules' other JSON forms use (Orders, Shot, Event); one body, ``to_json``
+        return self.to_json()
+
+    @classmethod
+    def any_time(cls) -> bool:
+        """Open in every step of play, not only in its own (``legal`` lists these last)."""
+        return cls.steps >= PLAY_STEPS
 
 
-@dataclass(frozen=True)
-class Activate:
-    ship: str
-    type = "activate"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship}
+COMMANDS: dict[str, type[Command]] = {}
+C = TypeVar("C", bound=type[Command])
 
 
-@dataclass(frozen=True)
-class Ping:
-    ship: str
-    type = "ping"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship}
+def registered(cls: C) -> C:
+    """Enter a command class in ``COMMANDS`` under its ``type``."""
+    assert cls.type not in COMMANDS, f"two commands named {cls.type!r}"
+    COMMANDS[cls.type] = cls
+    return cls
 
 
-@dataclass(frozen=True)
-class Move:
-    ship: str
-    orders: Orders
-    type = "move"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship, "orders": self.orders.to_dict()}
-
-
-@dataclass(frozen=True)
-class EndActivation:
-    ship: str
-    type = "end_activation"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship}
-
-
-@dataclass(frozen=True)
-class Fire:
-    window: int
-    shots: tuple[Shot, ...]
-    type = "fire"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "window": self.window,
-            "shots": [s.to_dict() for s in self.shots],
-        }
-
-
-@dataclass(frozen=True)
-class CoreAction:
-    ship: str
-    action: str  # dump | abandon
-    type = "core_action"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship, "action": self.action}
-
-
-@dataclass(frozen=True)
-class SetMode:
-    """Switch a multi-mode weapon (C1.16's multi-fusion launcher); secret to the owner."""
-
-    ship: str
-    weapon: str
-    mode: str
-    type = "set_mode"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "ship": self.ship, "weapon": self.weapon, "mode": self.mode}
-
-
-@dataclass(frozen=True)
-class Resign:
-    type = "resign"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type}
-
-
-Command = Deploy | Activate | Ping | Move | EndActivation | Fire | CoreAction | SetMode | Resign
-
-COMMAND_TYPES = (
-    "deploy",
-    "activate",
-    "ping",
-    "move",
-    "end_activation",
-    "fire",
-    "core_action",
-    "set_mode",
-    "resign",
-)
-
-
+# -- reading JSON ------------------------------------------------------------------------------
 def _fields(data: Mapping[str, Any], where: str, required: set[str], optional: set[str]) -> None:
     missing = sorted(required - data.keys())
     if missing:
@@ -180,18 +101,115 @@ def _vec(data: Mapping[str, Any], key: str, where: str) -> Vec:
     return Vec(coords[0], coords[1])
 
 
-def _placement(data: Any, movement: str, index: int) -> Placement:
-    where = f"ships[{index}]"
-    if not isinstance(data, Mapping):
-        raise InvalidCommand(f"{where} must be an object")
-    motion = "velocity" if movement == "vector" else "speed"
-    _fields(data, where, {"ship", "position", "heading", motion}, set())
-    ship = _str(data, "ship", where)
-    position = _vec(data, "position", where)
-    heading = _int(data, "heading", where)
-    if movement == "vector":
-        return Placement(ship, position, heading, velocity=_vec(data, "velocity", where))
-    return Placement(ship, position, heading, speed=_int(data, "speed", where))
+# -- the commands ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Placement:
+    ship: str
+    position: Vec
+    heading: int
+    speed: int | None = None  # cinematic
+    velocity: Vec | None = None  # vector
+
+    @classmethod
+    def from_json(cls, data: Any, movement: str, index: int) -> Placement:
+        where = f"ships[{index}]"
+        if not isinstance(data, Mapping):
+            raise InvalidCommand(f"{where} must be an object")
+        motion = "velocity" if movement == "vector" else "speed"
+        _fields(data, where, {"ship", "position", "heading", motion}, set())
+        ship = _str(data, "ship", where)
+        position = _vec(data, "position", where)
+        heading = _int(data, "heading", where)
+        if movement == "vector":
+            return cls(ship, position, heading, velocity=_vec(data, "velocity", where))
+        return cls(ship, position, heading, speed=_int(data, "speed", where))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "ship": self.ship,
+            "position": self.position.to_dict(),
+            "heading": self.heading,
+        }
+        if self.velocity is not None:
+            d["velocity"] = self.velocity.to_dict()
+        else:
+            d["speed"] = self.speed
+        return d
+
+
+@registered
+@dataclass(frozen=True)
+class Deploy(Command):
+    ships: tuple[Placement, ...]
+    type: ClassVar[str] = "deploy"
+    steps: ClassVar[frozenset[str]] = frozenset({DEPLOY})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "ships"}, set())
+        ships = data["ships"]
+        if not isinstance(ships, list):
+            raise InvalidCommand(f"{cls.type}: 'ships' must be a list of placements")
+        return cls(tuple(Placement.from_json(p, movement, i) for i, p in enumerate(ships)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "ships": [p.to_dict() for p in self.ships]}
+
+
+@dataclass(frozen=True)
+class _ShipCommand(Command):
+    """A command that names one of the seat's ships and nothing else."""
+
+    ship: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "ship"}, set())
+        return cls(_str(data, "ship", cls.type))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "ship": self.ship}
+
+
+@registered
+@dataclass(frozen=True)
+class Activate(_ShipCommand):
+    type: ClassVar[str] = "activate"
+    steps: ClassVar[frozenset[str]] = frozenset({ACTIVATE})
+
+
+@registered
+@dataclass(frozen=True)
+class Ping(_ShipCommand):
+    type: ClassVar[str] = "ping"
+    steps: ClassVar[frozenset[str]] = frozenset({ACTIVATE, START, AFTER_MOVE})
+
+
+@registered
+@dataclass(frozen=True)
+class Move(Command):
+    ship: str
+    orders: Orders
+    type: ClassVar[str] = "move"
+    steps: ClassVar[frozenset[str]] = frozenset({ACTIVATE, START, AFTER_PING})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "ship", "orders"}, set())
+        orders = data["orders"]
+        if not isinstance(orders, Mapping):
+            raise IllegalOrders(f"{cls.type}: 'orders' must be an object")
+        return cls(_str(data, "ship", cls.type), parse_orders(orders, movement))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "ship": self.ship, "orders": self.orders.to_dict()}
+
+
+@registered
+@dataclass(frozen=True)
+class EndActivation(_ShipCommand):
+    type: ClassVar[str] = "end_activation"
+    steps: ClassVar[frozenset[str]] = frozenset({AFTER_MOVE})
 
 
 def _shot(data: Any, index: int) -> Shot:
@@ -208,52 +226,111 @@ def _shot(data: Any, index: int) -> Shot:
     )
 
 
+@registered
+@dataclass(frozen=True)
+class Fire(Command):
+    window: int
+    shots: tuple[Shot, ...]
+    type: ClassVar[str] = "fire"
+    steps: ClassVar[frozenset[str]] = frozenset({FIRE})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "window", "shots"}, set())
+        shots = data["shots"]
+        if not isinstance(shots, list):
+            raise InvalidCommand(f"{cls.type}: 'shots' must be a list (empty to hold fire)")
+        window = _int(data, "window", cls.type)
+        return cls(window, tuple(_shot(s, i) for i, s in enumerate(shots)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "window": self.window,
+            "shots": [s.to_dict() for s in self.shots],
+        }
+
+
+@registered
+@dataclass(frozen=True)
+class CoreAction(Command):
+    """A critical core's crew dumps it or abandons ship: any time after deployment (RULES §8)."""
+
+    ship: str
+    action: str  # one of ACTIONS
+    type: ClassVar[str] = "core_action"
+    steps: ClassVar[frozenset[str]] = PLAY_STEPS
+    ACTIONS: ClassVar[tuple[str, ...]] = ("dump", "abandon")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "ship", "action"}, set())
+        action = _str(data, "action", cls.type)
+        if action not in cls.ACTIONS:
+            raise InvalidCommand(
+                f"{cls.type}: 'action' must be 'dump' or 'abandon', not {action!r}"
+            )
+        return cls(_str(data, "ship", cls.type), action)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "ship": self.ship, "action": self.action}
+
+
+@registered
+@dataclass(frozen=True)
+class SetMode(Command):
+    """Switch a multi-mode weapon (C1.16's multi-fusion launcher); secret to the owner."""
+
+    ship: str
+    weapon: str
+    mode: str
+    type: ClassVar[str] = "set_mode"
+    steps: ClassVar[frozenset[str]] = frozenset({START, AFTER_PING, AFTER_MOVE})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        where = cls.type
+        _fields(data, where, {"type", "ship", "weapon", "mode"}, set())
+        ship, weapon = _str(data, "ship", where), _str(data, "weapon", where)
+        return cls(ship, weapon, _str(data, "mode", where))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "ship": self.ship, "weapon": self.weapon, "mode": self.mode}
+
+
+@registered
+@dataclass(frozen=True)
+class Resign(Command):
+    type: ClassVar[str] = "resign"
+    steps: ClassVar[frozenset[str]] = RESTING_STEPS
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type"}, set())
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+COMMAND_TYPES = tuple(COMMANDS)
+
+
 def parse_command(data: Any, movement: str) -> Command:
     """Check the JSON form of a command (without ``at_seq``, which the caller strips)."""
     if not isinstance(data, Mapping):
         raise InvalidCommand("a command must be a JSON object with a 'type'")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
+    cls = COMMANDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise InvalidCommand(
             f"unknown command type {kind!r}: expected one of {', '.join(COMMAND_TYPES)}"
         )
-    where = kind
-    if kind == "deploy":
-        _fields(data, where, {"type", "ships"}, set())
-        ships = data["ships"]
-        if not isinstance(ships, list):
-            raise InvalidCommand("deploy: 'ships' must be a list of placements")
-        return Deploy(tuple(_placement(p, movement, i) for i, p in enumerate(ships)))
-    if kind in ("activate", "ping", "end_activation"):
-        _fields(data, where, {"type", "ship"}, set())
-        ship = _str(data, "ship", where)
-        if kind == "activate":
-            return Activate(ship)
-        return Ping(ship) if kind == "ping" else EndActivation(ship)
-    if kind == "move":
-        _fields(data, where, {"type", "ship", "orders"}, set())
-        orders = data["orders"]
-        if not isinstance(orders, Mapping):
-            raise IllegalOrders("move: 'orders' must be an object")
-        return Move(_str(data, "ship", where), parse_orders(orders, movement))
-    if kind == "fire":
-        _fields(data, where, {"type", "window", "shots"}, set())
-        shots = data["shots"]
-        if not isinstance(shots, list):
-            raise InvalidCommand("fire: 'shots' must be a list (empty to hold fire)")
-        return Fire(_int(data, "window", where), tuple(_shot(s, i) for i, s in enumerate(shots)))
-    if kind == "core_action":
-        _fields(data, where, {"type", "ship", "action"}, set())
-        action = _str(data, "action", where)
-        if action not in ("dump", "abandon"):
-            raise InvalidCommand(
-                f"core_action: 'action' must be 'dump' or 'abandon', not {action!r}"
-            )
-        return CoreAction(_str(data, "ship", where), action)
-    if kind == "set_mode":
-        _fields(data, where, {"type", "ship", "weapon", "mode"}, set())
-        return SetMode(
-            _str(data, "ship", where), _str(data, "weapon", where), _str(data, "mode", where)
-        )
-    _fields(data, where, {"type"}, set())
-    return Resign()
+    return cls.from_json(data, movement)
+
+
+def allowed_in(step: str) -> list[type[Command]]:
+    """The commands legal in ``step``, in the order ``legal`` lists them: the step's own, then
+    those open at any time."""
+    own = [cls for cls in COMMANDS.values() if step in cls.steps]
+    return sorted(own, key=lambda cls: cls.any_time())

@@ -8,16 +8,30 @@ referee everything.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.rules import capabilities as cap
+from app.rules.commands import (
+    COMMANDS,
+    Activate,
+    Command,
+    CoreAction,
+    Deploy,
+    EndActivation,
+    Fire,
+    Move,
+    Ping,
+    Resign,
+    SetMode,
+    allowed_in,
+)
 from app.rules.damage import row_view
 from app.rules.events import Event
 from app.rules.fire import fire_options
 from app.rules.movement import cinematic_limits, vector_limits
 from app.rules.state import (
     ACTIVATE,
-    AFTER_MOVE,
     AFTER_PING,
     DEPLOY,
     FIRE,
@@ -113,9 +127,14 @@ def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
 
 
 # -- the view ------------------------------------------------------------------------------------
-def view(state: GameState, seat: str) -> dict[str, Any]:
+def view(
+    state: GameState, seat: str, *, waiting: bool = False, paused: bool = False
+) -> dict[str, Any]:
+    """The seat's view. ``waiting`` (a seat still to be taken) and ``paused`` (by the referee):
+    the game is held, so nobody is awaited and nobody may act."""
     _check_seat(seat)
     phase = state.phase
+    held = waiting or paused
     return {
         "game_id": state.game_id,
         "status": state.status,
@@ -133,10 +152,10 @@ def view(state: GameState, seat: str) -> dict[str, Any]:
             "step": phase.step,
             "side": phase.side,
             "ship": phase.ship,
-            "awaiting": awaiting(state),
+            "awaiting": awaiting(state, held=held),
             "deployed": sorted(state.deployed),
             "fire": _fire_view(state),
-            "legal": legal(state, seat),
+            "legal": legal(state, seat, waiting=waiting, paused=paused),
         },
         "ships": [ship_view(state, s, seat) for s in state.ships],
         "winner": state.winner,
@@ -144,9 +163,10 @@ def view(state: GameState, seat: str) -> dict[str, Any]:
     }
 
 
-def awaiting(state: GameState) -> list[str]:
+def awaiting(state: GameState, *, held: bool = False) -> list[str]:
+    """The sides the game waits for; none while it is ``held`` (waiting for a seat, paused)."""
     step = state.phase.step
-    if state.status == "finished":
+    if state.status == "finished" or held:
         return []
     if step == DEPLOY:
         return [s for s in SIDES if s not in state.deployed]
@@ -167,58 +187,80 @@ def _fire_view(state: GameState) -> dict[str, Any] | None:
     }
 
 
-def legal(state: GameState, seat: str) -> dict[str, Any]:
-    """What the caller may send now, from the caller's own knowledge only."""
+def legal(
+    state: GameState, seat: str, *, waiting: bool = False, paused: bool = False
+) -> dict[str, Any]:
+    """What the caller may send now, from the caller's own knowledge only: the commands whose
+    steps hold the current one and that are open to this seat, with what each needs to know."""
     out: dict[str, Any] = {"commands": []}
-    if seat not in PLAYER_SEATS or state.status == "finished":
+    if seat not in PLAYER_SEATS or state.status == "finished" or waiting or paused:
         return out
+    out.update(_details(state, seat))
+    out["commands"] = [
+        cls.type for cls in allowed_in(state.phase.step) if _OPEN_TO[cls](state, seat, out)
+    ]
+    return out
+
+
+def _details(state: GameState, seat: str) -> dict[str, Any]:
+    """What the open commands need: placements' limits, the fire options, the ships that can be
+    named and their order limits, the modes a launcher can switch to."""
     phase = state.phase
-    commands: list[str] = []
+    out: dict[str, Any] = {}
     if phase.step == DEPLOY and seat not in state.deployed:
-        commands.append("deploy")
-        out["deploy"] = {
+        out[Deploy.type] = {
             ship.id: {"max_speed": 2 * state.design_of(ship).thrust}
             for ship in state.ships_of(seat)
         }
     elif phase.step == FIRE and seat in phase.awaiting:
-        commands.append("fire")
         out["window"] = phase.window
         out["fire_options"] = fire_options(state, seat)
     elif phase.side == seat:
-        ship = state.active_ship
         switchable = cap.mode_switchable(state, seat)
-        if switchable is not None:
-            modes = mode_options(state, switchable)
-            if modes:
-                out["set_mode"] = modes
+        modes = mode_options(state, switchable) if switchable is not None else {}
+        if modes:
+            out[SetMode.type] = modes
         if phase.step == ACTIVATE:
-            ready = [s for s in state.ships_of(seat) if s.in_play and not s.activated]
-            commands.append("activate")
-            # a ship out of control can only be named with activate (it drifts)
-            if any(not s.out_of_control for s in ready):
-                commands += ["ping", "move"]
+            ready = _ready(state, seat)
             out["activatable"] = [s.id for s in ready]
             # what each could be ordered once named (move and ping name the ship themselves)
             out["ship_limits"] = {s.id: order_limits(state, s) for s in ready}
-        elif phase.step == START:
-            commands += ["ping", "move"]
-        elif phase.step == AFTER_PING:
-            commands.append("move")
-        elif phase.step == AFTER_MOVE:
-            commands += ["ping", "end_activation"]
+        ship = state.active_ship
         if ship is not None and phase.step in (START, AFTER_PING):
             out["order_limits"] = order_limits(state, ship)
-        if "set_mode" in out:
-            commands.append("set_mode")
-    # the core choice is open for any ship with its crew aboard, in play or a hulk (RULES §8)
-    if (
-        any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
-        and phase.step != DEPLOY
-    ):
-        commands.append("core_action")
-    commands.append("resign")
-    out["commands"] = commands
     return out
+
+
+def _ready(state: GameState, seat: str) -> list[ShipState]:
+    return [s for s in state.ships_of(seat) if s.in_play and not s.activated]
+
+
+def _names_a_ship(state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+    """Ping and move: the seat's activation, and a ship to name that is not out of control
+    (one out of control can only be named with activate: it drifts)."""
+    if state.phase.side != seat:
+        return False
+    return state.phase.step != ACTIVATE or any(not s.out_of_control for s in _ready(state, seat))
+
+
+def _core_critical(state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+    # the core choice is open for any ship with its crew aboard, in play or a hulk (RULES §8)
+    return any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
+
+
+# who may send each command in one of its steps, beyond the step itself
+_OPEN_TO: Mapping[type[Command], Callable[[GameState, str, Mapping[str, Any]], bool]] = {
+    Deploy: lambda state, seat, details: Deploy.type in details,
+    Activate: lambda state, seat, details: state.phase.side == seat,
+    Ping: _names_a_ship,
+    Move: _names_a_ship,
+    EndActivation: lambda state, seat, details: state.phase.side == seat,
+    Fire: lambda state, seat, details: "fire_options" in details,
+    CoreAction: _core_critical,
+    SetMode: lambda state, seat, details: SetMode.type in details,
+    Resign: lambda state, seat, details: True,
+}
+assert set(_OPEN_TO) == set(COMMANDS.values()), "a command that legal cannot list"
 
 
 def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,19 @@ from app.play.designs import presets
 from app.play.errors import RULES_STATUS
 from app.play.lobby import NewGame, NewShip, NewSide
 from app.play.reading import Reading
+from app.rules.commands import (
+    COMMANDS,
+    Activate,
+    Command,
+    CoreAction,
+    Deploy,
+    EndActivation,
+    Fire,
+    Move,
+    Ping,
+    Resign,
+    SetMode,
+)
 from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
 from app.rules.scenarios import PRESET_SCENARIOS
@@ -509,78 +522,104 @@ def _float(form: FormData, name: str) -> float:
     return value
 
 
-def command_from_form(form: FormData, view: Mapping[str, Any]) -> dict[str, Any]:
-    """The API command a form describes (the same service call the REST API makes)."""
-    kind = _field(form, "type") or ""
-    ship = _field(form, "ship") or ""
-    body: dict[str, Any]
-    if kind == "deploy":
-        placements = []
-        for s in view["ships"]:
-            if s["side"] != view["you"]:
-                continue
-            sid = s["id"]
-            item: dict[str, Any] = {
-                "ship": sid,
-                "position": {"x": _float(form, f"x_{sid}"), "y": _float(form, f"y_{sid}")},
-                "heading": _int(form, f"heading_{sid}"),
-            }
-            if view["movement"] == "vector":
-                item["velocity"] = {"x": _float(form, f"vx_{sid}"), "y": _float(form, f"vy_{sid}")}
-            else:
-                item["speed"] = _int(form, f"speed_{sid}")
-            placements.append(item)
-        body = {"type": "deploy", "ships": placements}
-    elif kind in ("activate", "ping", "end_activation"):
-        body = {"type": kind, "ship": ship}
-    elif kind == "move":
-        if view["movement"] == "vector":
-            orders: dict[str, Any] = {
-                "rotate": _int(form, "rotate"),
-                "thrust": _int(form, "thrust"),
-            }
-        else:
-            orders = {"speed_change": _int(form, "speed_change"), "turn": _int(form, "turn")}
-        if form.get("leave") == "on":
-            orders["leave"] = True
-        body = {"type": "move", "ship": ship, "orders": orders}
-    elif kind == "fire":
-        shots = []
-        # one radio group per weapon, ``shot@{ship}|{weapon}``: its value names the shot
-        # "ship|weapon|target", or is empty for "hold"; a bare ``shot`` field is read the same
-        # way. Every value is sent on, so one weapon named twice is the rules' to refuse
-        # (duplicate_weapon). "Hold fire" declares no shots whatever is chosen (also without
-        # JavaScript).
-        picked = [
-            value
-            for name, value in form.multi_items()
-            if (name == "shot" or name.startswith("shot@")) and isinstance(value, str) and value
-        ]
-        for raw in [] if form.get("hold") else picked:
-            parts = str(raw).split("|")
-            if len(parts) != 3:
-                raise E.Invalid("a shot must name ship, weapon and target")
-            shot = {"ship": parts[0], "weapon": parts[1], "target": parts[2]}
-            aimed = _field(form, f"system|{raw}")
-            if aimed:
-                shot["system"] = aimed  # a needle beam's target system
-            shots.append(shot)
-        body = {"type": "fire", "window": _int(form, "window"), "shots": shots}
-    elif kind == "set_mode":
-        body = {
-            "type": "set_mode",
-            "ship": ship,
-            "weapon": _field(form, "weapon") or "",
-            "mode": _field(form, "mode") or "",
+def _placements(form: FormData) -> list[dict[str, Any]]:
+    """A deployment form's placements. The ships are named by the fields themselves
+    (``x_{ship}``, ``y_{ship}``, ``heading_{ship}``), in the form's order; a ship with a
+    velocity field (``vx_``/``vy_``) is placed for vector movement, else with a speed."""
+    ships: list[str] = []
+    for name, _ in form.multi_items():
+        for prefix in ("x_", "y_", "heading_"):
+            if name.startswith(prefix) and name[len(prefix) :] not in ("", *ships):
+                ships.append(name[len(prefix) :])
+    placements = []
+    for sid in ships:
+        item: dict[str, Any] = {
+            "ship": sid,
+            "position": {"x": _float(form, f"x_{sid}"), "y": _float(form, f"y_{sid}")},
+            "heading": _int(form, f"heading_{sid}"),
         }
-    elif kind == "core_action":
-        body = {"type": "core_action", "ship": ship, "action": _field(form, "action") or ""}
-    elif kind == "resign":
-        if form.get("confirm") != "on":
-            raise E.Invalid("tick the box to confirm that you resign")
-        body = {"type": "resign"}
+        if f"vx_{sid}" in form or f"vy_{sid}" in form:
+            item["velocity"] = {"x": _float(form, f"vx_{sid}"), "y": _float(form, f"vy_{sid}")}
+        else:
+            item["speed"] = _int(form, f"speed_{sid}")
+        placements.append(item)
+    return placements
+
+
+def _orders(form: FormData) -> dict[str, Any]:
+    """A move's orders: vector ones when the form has the vector fields, else cinematic."""
+    orders: dict[str, Any]
+    if "rotate" in form or "thrust" in form:
+        orders = {"rotate": _int(form, "rotate"), "thrust": _int(form, "thrust")}
     else:
+        orders = {"speed_change": _int(form, "speed_change"), "turn": _int(form, "turn")}
+    if form.get("leave") == "on":
+        orders["leave"] = True
+    return orders
+
+
+def _shots(form: FormData) -> list[dict[str, Any]]:
+    """One radio group per weapon, ``shot@{ship}|{weapon}``: its value names the shot
+    "ship|weapon|target", or is empty for "hold"; a bare ``shot`` field is read the same way.
+    Every value is sent on, so one weapon named twice is the rules' to refuse
+    (duplicate_weapon). "Hold fire" declares no shots whatever is chosen (also without
+    JavaScript)."""
+    picked = [
+        value
+        for name, value in form.multi_items()
+        if (name == "shot" or name.startswith("shot@")) and isinstance(value, str) and value
+    ]
+    shots = []
+    for raw in [] if form.get("hold") else picked:
+        parts = str(raw).split("|")
+        if len(parts) != 3:
+            raise E.Invalid("a shot must name ship, weapon and target")
+        shot = {"ship": parts[0], "weapon": parts[1], "target": parts[2]}
+        aimed = _field(form, f"system|{raw}")
+        if aimed:
+            shot["system"] = aimed  # a needle beam's target system
+        shots.append(shot)
+    return shots
+
+
+def _fire(form: FormData) -> dict[str, Any]:
+    shots = _shots(form)  # a malformed shot is named before a malformed window
+    return {"window": _int(form, "window"), "shots": shots}
+
+
+def _resign(form: FormData) -> dict[str, Any]:
+    if form.get("confirm") != "on":
+        raise E.Invalid("tick the box to confirm that you resign")
+    return {}
+
+
+def _named_fields(*names: str) -> Callable[[FormData], dict[str, Any]]:
+    """Fields copied from the form as they are (ship, weapon, …); empty when absent."""
+    return lambda form: {name: _field(form, name) or "" for name in names}
+
+
+# each command's fields (besides ``type``) as its form spells them
+_FORM_FIELDS: Mapping[type[Command], Callable[[FormData], dict[str, Any]]] = {
+    Deploy: lambda form: {"ships": _placements(form)},
+    Activate: _named_fields("ship"),
+    Ping: _named_fields("ship"),
+    Move: lambda form: {"ship": _field(form, "ship") or "", "orders": _orders(form)},
+    EndActivation: _named_fields("ship"),
+    Fire: _fire,
+    CoreAction: _named_fields("ship", "action"),
+    SetMode: _named_fields("ship", "weapon", "mode"),
+    Resign: _resign,
+}
+assert set(_FORM_FIELDS) == set(COMMANDS.values()), "a command no form can send"
+
+
+def command_from_form(form: FormData) -> dict[str, Any]:
+    """The API command a form describes (the same service call the REST API makes). Every id
+    it needs is in the form itself: nothing is read before the command is sent."""
+    command = COMMANDS.get(_field(form, "type") or "")
+    if command is None:
         raise E.Invalid("unknown action")
+    body = {"type": command.type, **_FORM_FIELDS[command](form)}
     at_seq = _field(form, "at_seq")
     if at_seq:
         seq = forms.seq(at_seq)
@@ -599,8 +638,12 @@ async def act(
     token = cookie_token(request, game_id)
     htmx = request.headers.get("HX-Request") == "true"
     try:
-        view = await reading.view(game_id, token)
-        body = command_from_form(form, view)
+        try:
+            body = command_from_form(form)
+        except E.Invalid:
+            # who may not see the game hears that, not what is wrong with the form
+            await reading.caller(game_id, token)
+            raise
         await commands.command(game_id, token, body, _field(form, "idem") or None)
     except (E.Problem, RulesError) as error:
         if isinstance(error, E.IdempotencyKeyReused):

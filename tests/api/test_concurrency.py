@@ -132,7 +132,7 @@ async def test_racing_commands_of_one_seat_serialise(
     states: list[GameState] = [state]
     produced: list[dict[str, Any]] = []
     for _, body, _ in accepted:
-        events = decide(state, side, body, dice)
+        events = decide(state, side, body, dice).events
         for event in events:
             state = evolve(state, event)
         states.append(state)

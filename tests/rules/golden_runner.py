@@ -119,7 +119,7 @@ def play(scenario: dict[str, Any], game_id: str = "golden") -> tuple[GameState, 
                 continue
             raise AssertionError(f"{where}: expected {step['error']}, but it was accepted")
         try:
-            events = decide(state, step["seat"], step["command"], dice)
+            events = decide(state, step["seat"], step["command"], dice).events
         except RulesError as refusal:
             raise AssertionError(f"{where}: refused {refusal.code}: {refusal.detail}") from None
         for event in events:

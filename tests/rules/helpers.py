@@ -191,7 +191,7 @@ def play(
 ) -> tuple[GameState, list[Event]]:
     """Run one command; the new state and its events. By default every scripted die must be used."""
     source = cast(DiceSource, dice) if hasattr(dice, "d6") else ScriptedDice(cast(Any, dice))
-    events = decide(state, seat, command, source)
+    events = list(decide(state, seat, command, source).events)
     for event in events:
         state = evolve(state, event)
     if all_dice and isinstance(source, ScriptedDice):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.rules import (
+    Decision,
     GameSetup,
     SeededDice,
     ShipEntry,
@@ -117,7 +118,8 @@ def play(
     for _ in range(max_commands):
         if state.status == "finished":
             return
-        seat, command, events = player.command(state, dice)
+        seat, command, decision = player.command(state, dice)
+        events = list(decision.events)
         after = state
         for event in events:
             after = evolve(after, event)
@@ -167,9 +169,7 @@ class RandomPlayer:
         self.hidden = hidden
         self.style = style
 
-    def command(
-        self, state: GameState, dice: DiceSource
-    ) -> tuple[str, dict[str, Any], list[Event]]:
+    def command(self, state: GameState, dice: DiceSource) -> tuple[str, dict[str, Any], Decision]:
         """Choose a seat and a command it may send, send it, return what was accepted."""
         rng = self.rng
         # things any seat may do at any time
@@ -250,7 +250,7 @@ class RandomPlayer:
     # -- fire ------------------------------------------------------------------------------------
     def fire(
         self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
-    ) -> tuple[str, dict[str, Any], list[Event]]:
+    ) -> tuple[str, dict[str, Any], Decision]:
         rng = self.rng
         legal = v["phase"]["legal"]
         window = legal["window"]
@@ -276,7 +276,7 @@ class RandomPlayer:
     # -- activations -----------------------------------------------------------------------------
     def activation(
         self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
-    ) -> tuple[str, dict[str, Any], list[Event]]:
+    ) -> tuple[str, dict[str, Any], Decision]:
         rng = self.rng
         phase = v["phase"]
         legal = phase["legal"]
@@ -316,7 +316,7 @@ class RandomPlayer:
 
     def move(
         self, state: GameState, v: Mapping[str, Any], seat: str, ship_id: str, dice: DiceSource
-    ) -> tuple[str, dict[str, Any], list[Event]]:
+    ) -> tuple[str, dict[str, Any], Decision]:
         h = self.hidden
         ship = next(s for s in v["ships"] if s["id"] == ship_id)
         on_table, off_table = candidate_orders(v, ship, self.style.max_speed)

@@ -348,9 +348,9 @@ def test_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """Meta: the JSON scan alone finds a secret slipped into an otherwise public event."""
-    decide_module = importlib.import_module("app.rules.decide")
+    decide_module = importlib.import_module("app.rules.builder")
 
-    emit = decide_module._Builder.emit
+    emit = decide_module.Builder.emit
 
     def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
         if kind == "activation_ended":
@@ -360,7 +360,7 @@ def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.Mo
         event: Event = emit(self, kind, data, turn)
         return event
 
-    monkeypatch.setattr(decide_module._Builder, "emit", chatty)
+    monkeypatch.setattr(decide_module.Builder, "emit", chatty)
     with pytest.raises(AssertionError, match="hidden coordinate"):
         leak_checked_game(3, "duel", "cinematic")
 
@@ -385,7 +385,7 @@ def scripted(start: GameState, commands: list[tuple[str, dict[str, Any], list[in
     """The steps of a scripted game (for property 1 on situations random games rarely reach)."""
     steps, state = [], start
     for seat, command, rolls in commands:
-        events = decide(state, seat, command, ScriptedDice(rolls))
+        events = list(decide(state, seat, command, ScriptedDice(rolls)).events)
         after = state
         for event in events:
             after = evolve(after, event)
@@ -473,7 +473,7 @@ def hulk_drift_game() -> list[Step]:
             p["position"], p["velocity"] = moved[p["ship"]]
         if command["type"] == "fire":
             command["window"] = state.phase.window
-        events = decide(state, item["seat"], command, dice)
+        events = list(decide(state, item["seat"], command, dice).events)
         after = state
         for event in events:
             after = evolve(after, event)
@@ -744,9 +744,9 @@ def test_hidden_facts_do_not_change_what_seats_receive(
 
 def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch) -> None:
     """Meta: an engine that says something extra when a ship stays put must fail property 5."""
-    decide_module = importlib.import_module("app.rules.decide")
+    decide_module = importlib.import_module("app.rules.builder")
 
-    emit = decide_module._Builder.emit
+    emit = decide_module.Builder.emit
 
     def tell(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
         event: Event = emit(self, kind, data, turn)
@@ -754,7 +754,7 @@ def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch
             emit(self, "ship_stationary", {"ship": data["ship"]})
         return event
 
-    monkeypatch.setattr(decide_module._Builder, "emit", tell)
+    monkeypatch.setattr(decide_module.Builder, "emit", tell)
     setup = quiet_setup(("scout",), ("frigate",), "cinematic")
     roaming = public_trace(7, 8, setup, still=False)
     parked = public_trace(7, 8, setup, still=True)

@@ -452,7 +452,7 @@ class Duel:
         self.log: list[Event] = [first]
 
     def do(self, seat: str, command: dict[str, Any]) -> list[Event]:
-        events = decide(self.state, seat, command, self.dice)
+        events = list(decide(self.state, seat, command, self.dice).events)
         for e in events:
             self.state = evolve(self.state, e)
         self.log += events

@@ -1,0 +1,220 @@
+"""A ship's activation: naming it, its ping, its move, its end, the drift of a ship out of
+control, and a launcher's mode switch on the way (RULES §4, §5, §8; C1.16)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.rules import capabilities as cap
+from app.rules.builder import Builder
+from app.rules.commands import Activate, EndActivation, Move, Ping, SetMode
+from app.rules.errors import IllegalOrders, InvalidCommand, UnknownWeapon, WrongStep
+from app.rules.evolve import TURN_COUNTED_CONTROL
+from app.rules.fire import awaited_sides
+from app.rules.gates import check_activatable, gate, named, own_ship
+from app.rules.movement import (
+    CinematicOrders,
+    MoveResult,
+    VectorOrders,
+    check_cinematic,
+    check_vector,
+    drift,
+    move_cinematic,
+    move_vector,
+)
+from app.rules.sensors import detect
+from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, START, GameState, ShipState
+from app.rules.systems import MODE_SWITCH_OFFLINE_TURNS, SYSTEMS
+
+
+def activate(b: Builder, seat: str, cmd: Activate) -> None:
+    gate(b.state, seat, Activate)
+    ship = own_ship(b.state, seat, cmd.ship)
+    check_activatable(b.state, ship)
+    b.emit("activation_started", {"side": seat, "ship": ship.id})
+    if ship.out_of_control:
+        counted = b.state.rules_version not in TURN_COUNTED_CONTROL
+        drift_out_of_control(b, b.state.ship(ship.id), counted=counted)
+
+
+def ping(b: Builder, seat: str, cmd: Ping) -> None:
+    gate(b.state, seat, Ping)
+    ship = named(b.state, seat, cmd.ship)
+    if b.state.phase.step == ACTIVATE:
+        b.emit("activation_started", {"side": seat, "ship": ship.id})
+    when = "after_move" if b.state.phase.moved else "before_move"
+    data = detect(b.state, b.state.ship(ship.id), b.roller)
+    b.emit("ping", data)
+    b.emit(
+        "ship_revealed",
+        {
+            "ship": ship.id,
+            "position": data["position"],
+            "heading": data["heading"],
+            "cause": "ping",
+        },
+    )
+    for item in data["detections"]:
+        if item["revealed"]:
+            target = b.state.ship(item["target"])
+            assert target.position is not None
+            b.emit(
+                "ship_revealed",
+                {
+                    "ship": target.id,
+                    "position": target.position.to_dict(),
+                    "heading": target.heading,
+                    "cause": "ping",
+                    "by": ship.id,
+                },
+            )
+    awaiting = awaited_sides(b.state, ship.id)
+    b.emit(
+        "fire_window",
+        {"window": b.state.seq + 1, "pinger": ship.id, "when": when, "awaiting": list(awaiting)},
+    )
+
+
+def _plot(state: GameState, ship: ShipState, cmd: Move) -> MoveResult:
+    assert ship.position is not None
+    thrust = cap.thrust(state, ship)
+    orders = cmd.orders
+    if isinstance(orders, CinematicOrders):
+        check_cinematic(orders, ship.speed, thrust)
+        result = move_cinematic(ship.position, ship.heading, ship.speed, orders)
+    else:
+        assert isinstance(orders, VectorOrders)
+        check_vector(orders, thrust)
+        result = move_vector(ship.position, ship.heading, ship.velocity, orders)
+    if not state.table.contains(result.position) and not orders.leave:
+        raise IllegalOrders(
+            f"this move ends off the table at ({result.position.x:.1f}, {result.position.y:.1f}); "
+            'add "leave": true to leave the battle'
+        )
+    return result
+
+
+def _moved_payload(
+    ship: ShipState, result: MoveResult, orders: Mapping[str, Any], drifting: bool
+) -> dict[str, Any]:
+    assert ship.position is not None
+    data: dict[str, Any] = {
+        "ship": ship.id,
+        "from": ship.position.to_dict(),
+        "to": result.position.to_dict(),
+        "heading": result.heading,
+        "orders": dict(orders),
+        "path": [p.to_dict() for p in result.path],
+        "drift": drifting,
+    }
+    if result.velocity is not None:
+        data["velocity"] = result.velocity.to_dict()
+    else:
+        data["speed"] = result.speed
+    return data
+
+
+def left_table(b: Builder, ship_id: str, result: MoveResult) -> bool:
+    """Leaving the table; returns True when the ship has left."""
+    if b.state.table.contains(result.position):
+        return False
+    b.emit("ship_left", {"ship": ship_id})
+    return True
+
+
+def move(b: Builder, seat: str, cmd: Move) -> None:
+    state = b.state
+    if state.phase.step == AFTER_MOVE and state.phase.side == seat:
+        raise WrongStep("the activating ship has already moved: ping or end the activation")
+    gate(state, seat, Move)
+    ship = named(state, seat, cmd.ship)
+    result = _plot(state, ship, cmd)
+    if state.phase.step == ACTIVATE:
+        b.emit("activation_started", {"side": seat, "ship": ship.id})
+    pinged_first = b.state.phase.pinged == "before_move"
+    b.emit("ship_moved", _moved_payload(ship, result, cmd.orders.to_dict(), False))
+    if left_table(b, ship.id, result):
+        b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "left"})
+    elif pinged_first:
+        # a ship that pinged before its move ends its activation with the move
+        b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "pinged"})
+
+
+def drift_move(b: Builder, ship: ShipState) -> MoveResult:
+    """The ship keeps its course and speed (orders "no change"): a secret move like any other."""
+    assert ship.position is not None
+    motion: int | Any = ship.velocity if b.state.movement == "vector" else ship.speed
+    result = drift(ship.position, ship.heading, motion, b.state.movement)
+    orders = (
+        {"rotate": 0, "thrust": 0}
+        if b.state.movement == "vector"
+        else {"speed_change": 0, "turn": 0}
+    )
+    b.emit("ship_moved", _moved_payload(ship, result, orders, True))
+    return result
+
+
+def drift_out_of_control(b: Builder, ship: ShipState, counted: bool = False) -> None:
+    """An out-of-control ship keeps its course and speed; its activation ends there.
+
+    ``counted``: an activation that began out of control, one of the N it drifts through (RULES
+    §8); control comes back when the last one ends. A ship that loses its bridge during its own
+    activation drifts for the rest of it, and that activation is not one of the N.
+    """
+    result = drift_move(b, ship)
+    reason = "left" if left_table(b, ship.id, result) else "out_of_control"
+    ended: dict[str, Any] = {"ship": ship.id, "overwatch": False, "reason": reason}
+    if counted and reason == "out_of_control":
+        ended["out_of_control"] = ship.out_of_control - 1
+        if ship.out_of_control == 1:
+            ended["regained_control"] = True
+    b.emit("activation_ended", ended)
+
+
+def end_activation(b: Builder, seat: str, cmd: EndActivation) -> None:
+    state = b.state
+    if state.phase.step in (START, AFTER_PING) and state.phase.side == seat:
+        raise WrongStep(f"move first: {cmd.type} comes after the move")
+    gate(state, seat, EndActivation)
+    ship = named(state, seat, cmd.ship)
+    b.emit("activation_ended", {"ship": ship.id, "overwatch": True, "reason": "overwatch"})
+
+
+def set_mode(b: Builder, seat: str, cmd: SetMode) -> None:
+    state = b.state
+    ship = own_ship(state, seat, cmd.ship)
+    gate(state, seat, SetMode)
+    if cap.mode_switchable(state, seat) is not ship:
+        active = state.active_ship
+        raise InvalidCommand(
+            f"{active.name if active else 'another ship'} is activating, not {ship.name}: "
+            "switch a launcher's mode during its own ship's activation"
+        )
+    try:
+        weapon = cap.spec_of(state.design_of(ship), cmd.weapon)
+    except KeyError:
+        raise UnknownWeapon(f"{ship.name} has no weapon {cmd.weapon!r}") from None
+    modes = SYSTEMS[weapon.type].modes if weapon.type in SYSTEMS else ()
+    if not modes:
+        raise InvalidCommand(f"{ship.name}'s {weapon.id} has only one mode")
+    if cmd.mode not in modes:
+        raise InvalidCommand(
+            f"{weapon.id}'s mode must be one of {', '.join(modes)}, not {cmd.mode!r}"
+        )
+    if cap.weapon_mode(ship, weapon) == cmd.mode:
+        raise InvalidCommand(f"{ship.name}'s {weapon.id} is already in {cmd.mode} mode")
+    b.emit(
+        "mode_set",
+        {
+            "side": seat,
+            "ship": ship.id,
+            "weapon": weapon.id,
+            "mode": cmd.mode,
+            # offline for 2 turns (C1.16): the turn of the switch and the next, or, when the
+            # launcher already fired this turn, the next two (it must miss two turns of fire)
+            "offline_until": state.turn
+            + MODE_SWITCH_OFFLINE_TURNS
+            - (0 if weapon.id in ship.fired else 1),
+        },
+    )
