@@ -14,7 +14,7 @@ from app.rules import capabilities as cap
 from app.rules.damage import row_view
 from app.rules.events import Event
 from app.rules.fire import fire_options
-from app.rules.movement import cinematic_limits, vector_limits
+from app.rules.movement import movement_system
 from app.rules.state import (
     ACTIVATE,
     AFTER_MOVE,
@@ -238,7 +238,7 @@ def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
 
 def order_limits(state: GameState, ship: ShipState) -> dict[str, Any]:
     thrust = cap.thrust(state, ship)
-    limits = cinematic_limits(thrust) if state.movement == "cinematic" else vector_limits(thrust)
+    limits = movement_system(state.movement).limits(thrust)
     return {"ship": ship.id, "speed": ship.speed, **limits.to_dict()}
 
 
@@ -350,7 +350,8 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
     return {
         "position": ship.position.to_dict() if ship.position else None,
         "heading": ship.heading,
-        "velocity": ship.velocity.to_dict() if state.movement == "vector" else ship.speed,
+        # the field is "velocity" in both systems (a cinematic ship's speed stands in it)
+        "velocity": movement_system(state.movement).motion_json(ship),
         "thrust": cap.thrust(state, ship),
         "sensors": cap.sensors(state, ship),
         "screen": cap.screen_level(state, ship),
