@@ -42,6 +42,7 @@ class UnknownMovementSystem(ValueError):
     """A game configured with a movement system that does not exist: a server bug, not a
     player's mistake (the API only offers the known ones)."""
 
+
 # One rotation of up to half a turn either way per game turn (RULES §10, vector).
 MAX_ROTATE = 6
 
@@ -79,7 +80,6 @@ class VectorOrders:
 Orders = CinematicOrders | VectorOrders
 
 
-
 def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]) -> list[Any]:
     """The two order fields and ``leave``, strictly: exactly these fields, whole numbers as real
     ints (bool is an int subclass and 1.0 == 1, but neither is a whole-number order)."""
@@ -104,7 +104,7 @@ def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]
 
 
 def parse_orders(data: Mapping[str, Any], movement: str) -> Orders:
-    """Read submitted orders for the game's movement system (``movement_system(m).parse_orders``)."""
+    """Read submitted orders for this movement system (``movement_system(m).parse_orders``)."""
     return movement_system(movement).parse_orders(data)
 
 
