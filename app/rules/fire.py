@@ -45,7 +45,7 @@ from app.rules.errors import (
     WeaponSpent,
 )
 from app.rules.geometry import distance, target_in_arcs
-from app.rules.state import SIDES, GameState, ShipState, Shot, other_side
+from app.rules.state import SIDES, GameState, ShipState, Shot, SystemStatus, other_side
 from app.rules.systems import EMP, HEAVY, NEEDLE, PENETRATING, STANDARD, SYSTEMS, TORPEDO, FireBand
 from app.rules.weapons import (
     damage_path,
@@ -61,11 +61,7 @@ MODAL_TYPES = frozenset(t for t, r in SYSTEMS.items() if r.modes)
 
 
 def live_enemies(state: GameState, side: str) -> tuple[ShipState, ...]:
-    return tuple(
-        s
-        for s in state.ships_of(other_side(side))
-        if s.revealed == "live" and s.status in ("active", "out_of_play")
-    )
+    return tuple(s for s in state.ships_of(other_side(side)) if s.revealed == "live" and s.on_table)
 
 
 def may_fire_now(state: GameState, ship: ShipState, pinger: str | None) -> bool:
@@ -191,7 +187,7 @@ def needle_targets(state: GameState, target: ShipState) -> list[str]:
     return [
         s.id
         for s in target.systems
-        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != "destroyed"
+        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != SystemStatus.DESTROYED
     ]
 
 

@@ -27,6 +27,8 @@ from app.rules.state import (
     START,
     GameState,
     ShipState,
+    ShipStatus,
+    SystemStatus,
 )
 from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, damage_path, passive_fire_control, screens_apply
@@ -226,7 +228,7 @@ def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in cap.weapon_specs(state, ship):
         modes = SYSTEMS[spec.type].modes
-        if modes and ship.system(spec.id).status != "destroyed":
+        if modes and ship.system(spec.id).status != SystemStatus.DESTROYED:
             out[spec.id] = {
                 "ship": ship.id,
                 "mode": cap.weapon_mode(ship, spec),
@@ -301,12 +303,15 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
 
 def conditions(ship: ShipState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if ship.out_of_control and ship.status == "active":  # a hulk never activates: no count
+    if ship.out_of_control and ship.status == ShipStatus.ACTIVE:  # a hulk never activates: no count
         out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
     # a lost bridge (never repaired) is what makes it permanent, whatever the hulk did since
-    if ship.status == "out_of_play" and ship.system("bridge").status == "destroyed":
+    if (
+        ship.status == ShipStatus.OUT_OF_PLAY
+        and ship.system("bridge").status == SystemStatus.DESTROYED
+    ):
         out.append({"type": "out_of_control", "permanent": True})
-    if ship.status in ("active", "out_of_play") and ship.system("core").status == "damaged":
+    if ship.core_critical:
         out.append({"type": "core_critical"})
     if ship.out_reason == "core_dumped":
         out.append({"type": "core_dumped"})
