@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.rules.damage import stealth_level
 from app.rules.designs import Design, SystemSpec
-from app.rules.state import GameState, ShipState, ShipStatus, Step, SystemStatus
+from app.rules.state import GameState, ShipState, Step, SystemStatus
 from app.rules.systems import row, types_doing
 from app.rules.weapons import is_weapon
 
@@ -15,6 +15,9 @@ BASIC_SENSORS: str = _SENSORS.built_in_grade
 SENSOR_DICE = {BASIC_SENSORS: 1, **{g: grade.ping_dice for g, grade in _SENSORS.grades.items()}}
 # the types that give a ship ECM (area ECM is ECM itself)
 _ECM_TYPES = types_doing("ecm")
+_DESTROYED, _DAMAGED = SystemStatus.DESTROYED, SystemStatus.DAMAGED
+# the steps of an activation once its ship is named
+_NAMED = frozenset({Step.START, Step.AFTER_PING, Step.AFTER_MOVE})
 
 
 def spec_of(design: Design, system_id: str) -> SystemSpec:
@@ -28,9 +31,9 @@ def thrust(state: GameState, ship: ShipState) -> int:
     """Main drive thrust now: first damage halves it (round down), a second failure leaves 0."""
     rating = state.design_of(ship).thrust
     drive = ship.system("drive").status
-    if drive == SystemStatus.DESTROYED or ship.status != ShipStatus.ACTIVE:
+    if drive == _DESTROYED or not ship.in_play:
         return 0
-    return rating // 2 if drive == SystemStatus.DAMAGED else rating
+    return rating // 2 if drive == _DAMAGED else rating
 
 
 def sensors(state: GameState, ship: ShipState) -> str:
@@ -106,8 +109,7 @@ def mode_switchable(state: GameState, seat: str) -> ShipState | None:
     """The ship whose multi-mode weapons its owner may switch now: the activating one, from its
     naming until its activation ends (C1.16 lets a launcher switch mid-battle)."""
     phase = state.phase
-    named = (Step.START, Step.AFTER_PING, Step.AFTER_MOVE)
-    if phase.side != seat or phase.step not in named or not phase.ship:
+    if phase.side != seat or phase.step not in _NAMED or not phase.ship:
         return None
     ship = state.ship(phase.ship)
     return ship if ship.in_play and ship.side == seat else None

@@ -27,6 +27,7 @@ COMMAND_BRIDGE_ON = 4  # d6: 1-3 the bridge, 4-6 the command bridge
 # fire controls), each type in design order
 EMP_ORDER = ("main_drive", "ftl", "screen", "fire_control", "adfc", "sensors", "ecm", "area_ecm")
 assert frozenset(EMP_ORDER) == EMP_VULNERABLE, "EMP_ORDER must list every EMP-vulnerable type"
+_DAMAGED = SystemStatus.DAMAGED  # read per system in every check
 MAX_PARTIES_PER_SYSTEM = 3
 REPAIR_NEEDED = {1: 6, 2: 5, 3: 4}  # parties on one system -> repair roll needed
 
@@ -110,7 +111,7 @@ def apply_hits(state: GameState, ship: ShipState, hits: int, hull_hits: int) -> 
 
 def _may_fail(s: SystemState) -> bool:
     """A working system, or a main drive hit once: a two-hit system (C8.1)."""
-    return s.working or (s.type == "main_drive" and s.status == SystemStatus.DAMAGED)
+    return s.working or (s.type == "main_drive" and s.status == _DAMAGED)
 
 
 def _drive_hit(status: str) -> SystemStatus:
@@ -287,7 +288,7 @@ def damage_control_parties(state: GameState, ship: ShipState) -> int:
 def repair_priority(state: GameState, ship: ShipState) -> list[str]:
     """Damaged systems in the published order: power core, bridge, life support, main drive,
     fire control, screens, weapons in design order, the rest in design order."""
-    damaged = [s for s in ship.systems if s.status == SystemStatus.DAMAGED and not s.beyond_repair]
+    damaged = [s for s in ship.systems if s.status == _DAMAGED and not s.beyond_repair]
     design_order = {spec.id: i for i, spec in enumerate(state.design_of(ship).all_systems())}
 
     def key(s: Any) -> tuple[int, int]:

@@ -58,6 +58,7 @@ from app.rules.weapons import (
 )
 
 MODAL_TYPES = frozenset(t for t, r in SYSTEMS.items() if r.modes)
+_DESTROYED = SystemStatus.DESTROYED
 
 
 def live_enemies(state: GameState, side: str) -> tuple[ShipState, ...]:
@@ -187,7 +188,7 @@ def needle_targets(state: GameState, target: ShipState) -> list[str]:
     return [
         s.id
         for s in target.systems
-        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != SystemStatus.DESTROYED
+        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != _DESTROYED
     ]
 
 
@@ -350,7 +351,7 @@ def _beam(count: int, reroll: bool) -> BeamDice:
     return BeamDice(count, 0, reroll)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Rolled:
     """The dice of one shot as they are rolled: to-hit dice, hits, damage dice, where it goes."""
 

@@ -15,6 +15,7 @@ built from. This package is the table's one front: everything else imports from 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from types import MappingProxyType
 
 from app.rules.systems.hull import (
@@ -147,6 +148,10 @@ def types_doing(system_type: str) -> tuple[str, ...]:
     return (system_type, *(t for t, r in SYSTEMS.items() if r.supersedes == system_type))
 
 
+# The table is fixed, so mass, cost and profile are pure functions of their arguments: they are
+# cached, as the engine asks them for every system of every ship in every view and shot (bounded:
+# a design sent to the API may hold any numbers).
+@lru_cache(maxsize=4096)
 def system_mass(
     system_type: str,
     design_mass: int,
@@ -173,12 +178,14 @@ def weak_arc_mass(system_type: str, cls: int | None, count: int) -> int:
     return r.weak_arc_mass(cls, count)
 
 
+@lru_cache(maxsize=4096)
 def system_cost(system_type: str, mass: int, *, grade: str | None = None) -> int:
     """Points of one system given its mass."""
     r = SYSTEMS.get(system_type)
     return r.cost(mass, grade) if r is not None else 0
 
 
+@lru_cache(maxsize=4096)
 def profile(
     system_type: str, cls: int | None = None, mode: str | None = None
 ) -> tuple[FireBand, ...]:
