@@ -33,11 +33,6 @@ class Movement(StrEnum):
     VECTOR = "vector"
 
 
-CINEMATIC = Movement.CINEMATIC
-VECTOR = Movement.VECTOR
-MOVEMENT_MODES: tuple[str, ...] = tuple(Movement)
-
-
 class UnknownMovementSystem(ValueError):
     """A game configured with a movement system that does not exist: a server bug, not a
     player's mistake (the API only offers the known ones)."""
