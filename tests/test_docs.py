@@ -22,7 +22,7 @@ from app.config import Settings
 from app.main import create_app
 from app.play.errors import RULES_STATUS, Problem
 from app.rules.errors import RulesError
-from app.rules.systems import render_markdown
+from scripts.render_systems import render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from app.rules.damage import stealth_level
 from app.rules.designs import Design, SystemSpec
-from app.rules.state import AFTER_MOVE, AFTER_PING, START, GameState, ShipState
+from app.rules.state import GameState, ShipState, Step, SystemStatus
+from app.rules.systems import row, types_doing
 from app.rules.weapons import is_weapon
 
-SENSOR_DICE = {"basic": 1, "enhanced": 2, "superior": 3}
+_SENSORS = row("sensors")
+assert _SENSORS.built_in_grade is not None, "every ship has built-in sensors"
+BASIC_SENSORS: str = _SENSORS.built_in_grade
+# ping dice by sensor grade: basic sensors (every ship's) roll one (RULES §5, C6.2)
+SENSOR_DICE = {BASIC_SENSORS: 1, **{g: grade.ping_dice for g, grade in _SENSORS.grades.items()}}
+# the types that give a ship ECM (area ECM is ECM itself)
+_ECM_TYPES = types_doing("ecm")
+_DESTROYED, _DAMAGED = SystemStatus.DESTROYED, SystemStatus.DAMAGED
+# the steps of an activation once its ship is named
+_NAMED = frozenset({Step.START, Step.AFTER_PING, Step.AFTER_MOVE})
 
 
 def spec_of(design: Design, system_id: str) -> SystemSpec:
@@ -21,25 +31,24 @@ def thrust(state: GameState, ship: ShipState) -> int:
     """Main drive thrust now: first damage halves it (round down), a second failure leaves 0."""
     rating = state.design_of(ship).thrust
     drive = ship.system("drive").status
-    if drive == "destroyed" or ship.status != "active":
+    if drive == _DESTROYED or not ship.in_play:
         return 0
-    return rating // 2 if drive == "damaged" else rating
+    return rating // 2 if drive == _DAMAGED else rating
 
 
 def sensors(state: GameState, ship: ShipState) -> str:
     """basic | enhanced | superior; damaged enhanced or superior sensors count as basic."""
     design = state.design_of(ship)
-    for s in ship.systems_of("sensors"):
+    for s in ship.systems_of(_SENSORS.type):
         if s.working:
             grade = spec_of(design, s.id).grade
             if grade in SENSOR_DICE:
                 return grade
-    return "basic"
+    return BASIC_SENSORS
 
 
 def has_ecm(ship: ShipState) -> bool:
-    # a ship with area ECM has ECM itself
-    return any(s.working for s in ship.systems_of("ecm", "area_ecm"))
+    return any(s.working for s in ship.systems_of(*_ECM_TYPES))
 
 
 def has_area_ecm(ship: ShipState) -> bool:
@@ -100,7 +109,7 @@ def mode_switchable(state: GameState, seat: str) -> ShipState | None:
     """The ship whose multi-mode weapons its owner may switch now: the activating one, from its
     naming until its activation ends (C1.16 lets a launcher switch mid-battle)."""
     phase = state.phase
-    if phase.side != seat or phase.step not in (START, AFTER_PING, AFTER_MOVE) or not phase.ship:
+    if phase.side != seat or phase.step not in _NAMED or not phase.ship:
         return None
     ship = state.ship(phase.ship)
     return ship if ship.in_play and ship.side == seat else None

@@ -12,7 +12,7 @@ from typing import Any
 
 from app.rules.designs import Design
 from app.rules.dice import Roller
-from app.rules.state import GameState, ShipState
+from app.rules.state import GameState, ShipState, SystemState, SystemStatus
 from app.rules.systems import EMP_MAX_HITS, EMP_VULNERABLE, STEALTH_LOST_AT, WEAPON_TYPES
 
 CORE_GROUP = "core_systems"  # the three core systems roll as one system (C8.1)
@@ -27,6 +27,7 @@ COMMAND_BRIDGE_ON = 4  # d6: 1-3 the bridge, 4-6 the command bridge
 # fire controls), each type in design order
 EMP_ORDER = ("main_drive", "ftl", "screen", "fire_control", "adfc", "sensors", "ecm", "area_ecm")
 assert frozenset(EMP_ORDER) == EMP_VULNERABLE, "EMP_ORDER must list every EMP-vulnerable type"
+_DAMAGED = SystemStatus.DAMAGED  # read per system in every check
 MAX_PARTIES_PER_SYSTEM = 3
 REPAIR_NEEDED = {1: 6, 2: 5, 3: 4}  # parties on one system -> repair roll needed
 
@@ -108,13 +109,23 @@ def apply_hits(state: GameState, ship: ShipState, hits: int, hull_hits: int) -> 
     return out
 
 
+def _may_fail(s: SystemState) -> bool:
+    """A working system, or a main drive hit once: a two-hit system (C8.1)."""
+    return s.working or (s.type == "main_drive" and s.status == _DAMAGED)
+
+
+def _drive_hit(status: str) -> SystemStatus:
+    """The main drive's state after one more hit: the first halves it, the second destroys it."""
+    return SystemStatus.DESTROYED if status == SystemStatus.DAMAGED else SystemStatus.DAMAGED
+
+
 def threshold_candidates(ship: ShipState) -> list[str]:
     """Systems that still work roll; a half-damaged main drive rolls too; the core group once."""
     out = []
     for s in ship.systems:
         if s.id in CORE_IDS or s.type in CORE_TYPES:
             continue
-        if s.status == "ok" or (s.type == "main_drive" and s.status == "damaged"):
+        if _may_fail(s):
             out.append(s.id)
     out.append(CORE_GROUP)
     return out
@@ -183,30 +194,31 @@ def system_hit(ship: ShipState, system_id: str, cause: str, roller: Roller) -> d
         # knocked out for 1d6 turns; a 6 destroys it (C3.7); the ship stays in control
         duration = roller.d6()
         data["effect_roll"] = duration
-        if duration == 6 or system.status == "destroyed":
-            data["status"] = "destroyed"
+        if duration == 6 or system.status == SystemStatus.DESTROYED:
+            data["status"] = SystemStatus.DESTROYED
         else:
-            data["status"] = "damaged"
+            data["status"] = SystemStatus.DAMAGED
             data["command_bridge_out"] = max(duration, ship.command_bridge_out)
     elif system.type == "main_drive":
-        data["status"] = "destroyed" if system.status == "damaged" else "damaged"
+        data["status"] = _drive_hit(system.status)
     elif system_id == "bridge":
         duration = roller.d6()
         data["effect_roll"] = duration
-        if duration == 6 or system.status == "destroyed":  # a lost bridge stays lost
-            data["status"] = "destroyed"
+        if duration == 6 or system.status == SystemStatus.DESTROYED:  # a lost bridge stays lost
+            data["status"] = SystemStatus.DESTROYED
             data["permanent"] = True
         else:
-            data["status"] = "damaged"
+            data["status"] = SystemStatus.DAMAGED
             data["out_of_control"] = max(duration, ship.out_of_control)
     elif system_id == "life_support":
         turns = roller.d6()
         data["effect_roll"] = turns
-        data["status"] = "damaged"
+        data["status"] = SystemStatus.DAMAGED
         current = ship.life_support_turns
         data["life_support_turns"] = turns if current is None else min(turns, current)
     else:
-        data["status"] = "destroyed" if system.status == "destroyed" else "damaged"
+        lost = system.status == SystemStatus.DESTROYED
+        data["status"] = SystemStatus.DESTROYED if lost else SystemStatus.DAMAGED
     data["rolls"] = roller.since(mark)
     return data
 
@@ -222,14 +234,14 @@ def needle_effect(
     outright. None when the system is already destroyed or no 6 was rolled.
     """
     system = ship.system(system_id)
-    if sixes <= 0 or system.status == "destroyed":
+    if sixes <= 0 or system.status == SystemStatus.DESTROYED:
         return None
     data: dict[str, Any] = {"ship": ship.id, "cause": "needle", "system": system_id}
     data["type"] = system.type
     if system.type == "main_drive" and not heavy_pair:
-        data["status"] = "destroyed" if system.status == "damaged" else "damaged"
+        data["status"] = _drive_hit(system.status)
     else:
-        data["status"] = "destroyed"
+        data["status"] = SystemStatus.DESTROYED
     data["beyond_repair"] = True
     return data
 
@@ -247,7 +259,7 @@ def emp_effect(
     lost: list[str] = []
     for kind in EMP_ORDER if capped else ():
         for s in ship.systems_of(kind):
-            if not (s.working or (s.type == "main_drive" and s.status == "damaged")):
+            if not _may_fail(s):
                 continue
             die = roller.d6()
             damaged = die <= capped
@@ -276,7 +288,7 @@ def damage_control_parties(state: GameState, ship: ShipState) -> int:
 def repair_priority(state: GameState, ship: ShipState) -> list[str]:
     """Damaged systems in the published order: power core, bridge, life support, main drive,
     fire control, screens, weapons in design order, the rest in design order."""
-    damaged = [s for s in ship.systems if s.status == "damaged" and not s.beyond_repair]
+    damaged = [s for s in ship.systems if s.status == _DAMAGED and not s.beyond_repair]
     design_order = {spec.id: i for i, spec in enumerate(state.design_of(ship).all_systems())}
 
     def key(s: Any) -> tuple[int, int]:

@@ -28,16 +28,19 @@ from app.rules.state import (
     TURN_END,
     VOLLEY_DONE,
     GameState,
+    GameStatus,
     LastKnown,
     MoveRecord,
     Phase,
     ShipState,
     Shot,
+    Step,
     SystemState,
+    SystemStatus,
     other_side,
 )
 
-NEW_TURN = "new_turn"  # transient: the turn has ended, the next one (or the finish) is due
+NEW_TURN = Step.NEW_TURN  # transient: the turn has ended, the next one (or the finish) is due
 
 
 def start_state(event: Event) -> GameState:
@@ -92,7 +95,10 @@ def _ship(
 def _set_system(ship: ShipState, system_id: str, status: str) -> ShipState:
     return replace(
         ship,
-        systems=tuple(replace(s, status=status) if s.id == system_id else s for s in ship.systems),
+        systems=tuple(
+            replace(s, status=SystemStatus(status)) if s.id == system_id else s
+            for s in ship.systems
+        ),
     )
 
 
@@ -425,7 +431,7 @@ def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:
 def _game_finished(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return replace(
         state,
-        status="finished",
+        status=GameStatus.FINISHED,
         winner=d["winner"],
         finish_reason=d["reason"],
         phase=Phase(step=FINISHED),

@@ -8,7 +8,7 @@ is in arc and range is checked from the firer's true position and the target's l
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.beams import BeamDice, roll_beam_dice
@@ -35,6 +35,7 @@ from app.rules.errors import (
     OutOfArc,
     OutOfControl,
     OutOfRange,
+    RulesError,
     ShipNotInPlay,
     TargetNotRevealed,
     UnknownShip,
@@ -44,7 +45,7 @@ from app.rules.errors import (
     WeaponSpent,
 )
 from app.rules.geometry import distance, target_in_arcs
-from app.rules.state import SIDES, GameState, ShipState, Shot, other_side
+from app.rules.state import SIDES, GameState, ShipState, Shot, SystemStatus, other_side
 from app.rules.systems import EMP, HEAVY, NEEDLE, PENETRATING, STANDARD, SYSTEMS, TORPEDO, FireBand
 from app.rules.weapons import (
     damage_path,
@@ -57,14 +58,11 @@ from app.rules.weapons import (
 )
 
 MODAL_TYPES = frozenset(t for t, r in SYSTEMS.items() if r.modes)
+_DESTROYED = SystemStatus.DESTROYED
 
 
 def live_enemies(state: GameState, side: str) -> tuple[ShipState, ...]:
-    return tuple(
-        s
-        for s in state.ships_of(other_side(side))
-        if s.revealed == "live" and s.status in ("active", "out_of_play")
-    )
+    return tuple(s for s in state.ships_of(other_side(side)) if s.revealed == "live" and s.on_table)
 
 
 def may_fire_now(state: GameState, ship: ShipState, pinger: str | None) -> bool:
@@ -190,7 +188,7 @@ def needle_targets(state: GameState, target: ShipState) -> list[str]:
     return [
         s.id
         for s in target.systems
-        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != "destroyed"
+        if s.type not in CORE_TYPES and s.id not in CORE_IDS and s.status != _DESTROYED
     ]
 
 
@@ -218,76 +216,18 @@ def _check_system(state: GameState, weapon: SystemSpec, target: ShipState, shot:
 
 def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> list[Aim]:
     """Every shot of one side's declaration, or the first reason it is refused."""
-    pinger = state.phase.pinger
     aims: list[Aim] = []
     used: dict[tuple[str, str], str] = {}  # (ship, weapon) → the target named first
     new_targets: dict[str, set[str]] = {}
     for shot in shots:
-        if not state.has_ship(shot.ship):
-            raise UnknownShip(f"there is no ship {shot.ship!r} in this game")
-        ship = state.ship(shot.ship)
-        if ship.side != side:
-            raise NotYourShip(f"{ship.name} is not your ship")
-        if not ship.in_play:
-            raise ShipNotInPlay(f"{ship.name} is {ship.status.replace('_', ' ')} and cannot fire")
-        if ship.out_of_control:
-            raise OutOfControl(f"{ship.name} is out of control and may not fire")
-        if not (ship.id == pinger or ship.overwatch):
-            raise NotAllowedToFire(
-                f"{ship.name} is not on overwatch: only the pinger and ships on overwatch fire"
-            )
-        design = state.design_of(ship)
-        try:
-            weapon = spec_of(design, shot.weapon)
-        except KeyError:
-            weapon = None
-        if weapon is None or not is_weapon(weapon):
-            raise UnknownWeapon(f"{ship.name} has no weapon {shot.weapon!r}")
-        if not ship.system(weapon.id).working:
-            raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
-        if weapon.id in ship.fired:
-            raise WeaponSpent(f"{ship.name}'s {weapon.id} has already fired this turn")
-        if (ship.id, weapon.id) in used:
-            first, then = (
-                state.ship(t).name if state.has_ship(t) else repr(t)
-                for t in (used[(ship.id, weapon.id)], shot.target)
-            )
-            twice = f"{first} twice" if first == then else f"{first}, then {then}"
-            raise DuplicateWeapon(
-                f"{ship.name}'s {weapon.id} was given two targets in one declaration ({twice}): "
-                "a weapon fires once a turn, so give it one target or hold it"
-            )
-        if offline(state, ship, weapon.id):
-            raise WeaponOffline(
-                f"{ship.name}'s {weapon.id} is offline after its mode switch "
-                f"until the end of turn {ship.offline[weapon.id]}"
-            )
+        ship = _firer(state, side, shot)
+        weapon = _declared_weapon(state, ship, shot, used)
         used[(ship.id, weapon.id)] = shot.target
-        if not state.has_ship(shot.target):
-            raise UnknownShip(f"there is no ship {shot.target!r} in this game")
-        target = state.ship(shot.target)
-        if target.side == side:
-            raise InvalidCommand(f"{target.name} is on your own side")
-        if target not in live_enemies(state, side):
-            raise TargetNotRevealed(f"{target.name} is not revealed: fire only at live ships")
+        target = _declared_target(state, side, shot)
         _check_system(state, weapon, target, shot)
         hit = aim(state, ship, weapon, target, shot.system)
         if hit is None:
-            assert ship.position is not None and target.position is not None
-            arcs = (*weapon.arcs, *weapon.weak_arcs)
-            if not target_in_arcs(ship.position, ship.heading, target.position, arcs):
-                raise OutOfArc(
-                    f"{target.name} is outside the arcs of {ship.name}'s {weapon.id} "
-                    f"({', '.join(arcs)})"
-                )
-            rng = distance(ship.position, target.position)
-            why = ""
-            if passive_fire_control(state.design_of(ship)):
-                why = " (a stealth design fires through passive fire control: 24 mu at most)"
-            elif stealth(state, target):
-                factor = "5/6" if stealth(state, target) == 1 else "2/3"
-                why = f" (its stealth shrinks the range bands to {factor})"
-            raise OutOfRange(f"{target.name} is {rng:.1f} mu away, beyond {weapon.id}'s reach{why}")
+            raise _miss(state, ship, weapon, target)
         targets = new_targets.setdefault(ship.id, set())
         targets.add(target.id)
         engaged = set(ship.locks) | targets
@@ -298,6 +238,85 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
             )
         aims.append(hit)
     return aims
+
+
+def _firer(state: GameState, side: str, shot: Shot) -> ShipState:
+    """The declared shot's ship, if it may fire now (RULES §7)."""
+    if not state.has_ship(shot.ship):
+        raise UnknownShip(f"there is no ship {shot.ship!r} in this game")
+    ship = state.ship(shot.ship)
+    if ship.side != side:
+        raise NotYourShip(f"{ship.name} is not your ship")
+    if not ship.in_play:
+        raise ShipNotInPlay(f"{ship.name} is {ship.status.replace('_', ' ')} and cannot fire")
+    if ship.out_of_control:
+        raise OutOfControl(f"{ship.name} is out of control and may not fire")
+    if not (ship.id == state.phase.pinger or ship.overwatch):
+        raise NotAllowedToFire(
+            f"{ship.name} is not on overwatch: only the pinger and ships on overwatch fire"
+        )
+    return ship
+
+
+def _declared_weapon(
+    state: GameState, ship: ShipState, shot: Shot, used: dict[tuple[str, str], str]
+) -> SystemSpec:
+    """The declared shot's weapon, if it is ready and not given a target already."""
+    try:
+        weapon = spec_of(state.design_of(ship), shot.weapon)
+    except KeyError:
+        weapon = None
+    if weapon is None or not is_weapon(weapon):
+        raise UnknownWeapon(f"{ship.name} has no weapon {shot.weapon!r}")
+    if not ship.system(weapon.id).working:
+        raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
+    if weapon.id in ship.fired:
+        raise WeaponSpent(f"{ship.name}'s {weapon.id} has already fired this turn")
+    if (ship.id, weapon.id) in used:
+        first, then = (
+            state.ship(t).name if state.has_ship(t) else repr(t)
+            for t in (used[(ship.id, weapon.id)], shot.target)
+        )
+        twice = f"{first} twice" if first == then else f"{first}, then {then}"
+        raise DuplicateWeapon(
+            f"{ship.name}'s {weapon.id} was given two targets in one declaration ({twice}): "
+            "a weapon fires once a turn, so give it one target or hold it"
+        )
+    if offline(state, ship, weapon.id):
+        raise WeaponOffline(
+            f"{ship.name}'s {weapon.id} is offline after its mode switch "
+            f"until the end of turn {ship.offline[weapon.id]}"
+        )
+    return weapon
+
+
+def _declared_target(state: GameState, side: str, shot: Shot) -> ShipState:
+    if not state.has_ship(shot.target):
+        raise UnknownShip(f"there is no ship {shot.target!r} in this game")
+    target = state.ship(shot.target)
+    if target.side == side:
+        raise InvalidCommand(f"{target.name} is on your own side")
+    if target not in live_enemies(state, side):
+        raise TargetNotRevealed(f"{target.name} is not revealed: fire only at live ships")
+    return target
+
+
+def _miss(state: GameState, ship: ShipState, weapon: SystemSpec, target: ShipState) -> RulesError:
+    """Why a declared shot does not reach: out of arc, or out of range (and what shrank it)."""
+    assert ship.position is not None and target.position is not None
+    arcs = (*weapon.arcs, *weapon.weak_arcs)
+    if not target_in_arcs(ship.position, ship.heading, target.position, arcs):
+        return OutOfArc(
+            f"{target.name} is outside the arcs of {ship.name}'s {weapon.id} ({', '.join(arcs)})"
+        )
+    rng = distance(ship.position, target.position)
+    why = ""
+    if passive_fire_control(state.design_of(ship)):
+        why = " (a stealth design fires through passive fire control: 24 mu at most)"
+    elif stealth(state, target):
+        factor = "5/6" if stealth(state, target) == 1 else "2/3"
+        why = f" (its stealth shrinks the range bands to {factor})"
+    return OutOfRange(f"{target.name} is {rng:.1f} mu away, beyond {weapon.id}'s reach{why}")
 
 
 def fire_options(state: GameState, side: str) -> list[dict[str, Any]]:
@@ -332,89 +351,116 @@ def _beam(count: int, reroll: bool) -> BeamDice:
     return BeamDice(count, 0, reroll)
 
 
+@dataclass(slots=True)
+class _Rolled:
+    """The dice of one shot as they are rolled: to-hit dice, hits, damage dice, where it goes."""
+
+    rolled: list[int] = field(default_factory=list)
+    rerolled: list[bool] = field(default_factory=list)
+    hits: int = 0
+    reroll_hits: int = 0
+    damage_rolled: list[int] = field(default_factory=list)
+    armour: int = 0
+    hull: int = 0
+
+
 def roll_shot(hit: Aim, roller: Roller) -> dict[str, Any]:
     """Every die of one shot, to-hit first, then damage, and where the damage goes.
 
     ``armour_damage`` takes armour boxes first; ``hull_damage`` goes straight to the hull
     (RULES §8). The needle's system effect and EMP's system rolls come later in the volley.
     """
-    fb = hit.fire
-    path = hit.path
     out: dict[str, Any] = {**hit.shot.to_dict(), **hit.describe()}
     out["range"] = hit.range
-    damage_rolled: list[int] = []
-    armour = hull = 0
-    if path == NEEDLE:
-        rolled = [roller.d6() for _ in range(fb.dice)]
-        rerolled = [False] * len(rolled)
-        hits = sum(1 for d in rolled if d >= 5)
-        sixes = sum(1 for d in rolled if d == 6)
-        reroll_hits = 0
-        hull = hits
-        pair = len(rolled) == 2 and sixes == 2
-        if pair and hit.system_type == "main_drive":
-            # two 6s at the main drive, a two-hit system: "totally destroyed" (C1.8); each
-            # needle die still does its 1 damage, and no reroll (that is for other systems)
-            pass
-        elif pair:
-            # two 6s of a heavy needle: the system, 1 hull box, then a beam reroll (C1.8)
-            extra = roll_beam_dice(_beam(1, True), 0, roller.d6)
-            damage_rolled = [d.natural for d in extra.dice]
-            out["damage_rerolled"] = [True] * len(extra.dice)
-            reroll_hits = extra.total
-            hull = 1 + extra.total
-        out["sixes"] = sixes
-        out["pair"] = pair
-    elif fb.hit_on is not None:
-        die = roller.d6()
-        rolled, rerolled = [die], [False]
-        hits = 1 if die >= fb.hit_on else 0
-        reroll_hits = 0
-        if hits and path == TORPEDO:
-            damage_rolled = [roller.d6() for _ in range(fb.damage_dice)]
-            hull = sum(damage_rolled)
-        elif hits:  # FUSION: the damage is beam dice against screens, armour first
-            dmg = roll_beam_dice(_beam(fb.damage_dice, fb.damage_reroll), hit.screen, roller.d6)
-            damage_rolled = [d.natural for d in dmg.dice]
-            out["damage_rerolled"] = [d.is_reroll for d in dmg.dice]
-            out["damage_hits"] = dmg.hits
-            out["damage_reroll_hits"] = dmg.reroll_hits
-            armour, hull = dmg.hits, dmg.reroll_hits
+    if hit.path == NEEDLE:
+        dice = _roll_needle(hit, roller, out)
+    elif hit.fire.hit_on is not None:
+        dice = _roll_single(hit, roller, out)
     else:
-        roll = roll_beam_dice(_beam(fb.dice, fb.reroll), hit.screen, roller.d6)
-        rolled = [d.natural for d in roll.dice]
-        rerolled = [d.is_reroll for d in roll.dice]
-        hits, reroll_hits = roll.hits, roll.reroll_hits
-        if path == STANDARD:
-            armour, hull = hits, reroll_hits
-        elif path == HEAVY:
-            # each hit does 1d6 - 2 - screen (C1.2); reroll hits' damage goes past armour
-            for n, into_hull in ((hits, False), (reroll_hits, True)):
-                for _ in range(n):
-                    die = roller.d6()
-                    damage_rolled.append(die)
-                    points = max(0, die - 2 - hit.screen)
-                    if into_hull:
-                        hull += points
-                    else:
-                        armour += points
-        elif path == PENETRATING:
-            damage_rolled = [roller.d6() for _ in range(hits + reroll_hits)]
-            hull = sum(damage_rolled)
-        elif path == EMP:
-            out["emp_hits"] = hits + reroll_hits
+        dice = _roll_beam(hit, roller, out)
     out.update(
         {
-            "rolled": rolled,
-            "rerolled": rerolled,
-            "hits": hits,
-            "reroll_hits": reroll_hits,
-            "damage_rolled": damage_rolled,
-            "armour_damage": armour,
-            "hull_damage": hull,
+            "rolled": dice.rolled,
+            "rerolled": dice.rerolled,
+            "hits": dice.hits,
+            "reroll_hits": dice.reroll_hits,
+            "damage_rolled": dice.damage_rolled,
+            "armour_damage": dice.armour,
+            "hull_damage": dice.hull,
         }
     )
     return out
+
+
+def _roll_needle(hit: Aim, roller: Roller, out: dict[str, Any]) -> _Rolled:
+    """A die per needle: 5+ does 1 hull damage; two 6s of a heavy needle do more (C1.6, C1.8)."""
+    rolled = [roller.d6() for _ in range(hit.fire.dice)]
+    dice = _Rolled(rolled, [False] * len(rolled), hits=sum(1 for d in rolled if d >= 5))
+    sixes = sum(1 for d in rolled if d == 6)
+    dice.hull = dice.hits
+    pair = len(rolled) == 2 and sixes == 2
+    if pair and hit.system_type != "main_drive":
+        # two 6s of a heavy needle: the system, 1 hull box, then a beam reroll (C1.8); at the
+        # main drive, a two-hit system, they "totally destroy" it instead and each needle die
+        # still does its 1 damage, with no reroll
+        extra = roll_beam_dice(_beam(1, True), 0, roller.d6)
+        dice.damage_rolled = [d.natural for d in extra.dice]
+        out["damage_rerolled"] = [True] * len(extra.dice)
+        dice.reroll_hits = extra.total
+        dice.hull = 1 + extra.total
+    out["sixes"] = sixes
+    out["pair"] = pair
+    return dice
+
+
+def _roll_single(hit: Aim, roller: Roller, out: dict[str, Any]) -> _Rolled:
+    """One to-hit d6; a torpedo's hit does Xd6 to the hull, a fusion hit rolls beam dice of
+    damage against screens, armour first."""
+    fb = hit.fire
+    assert fb.hit_on is not None
+    die = roller.d6()
+    dice = _Rolled([die], [False], hits=1 if die >= fb.hit_on else 0)
+    if dice.hits and hit.path == TORPEDO:
+        dice.damage_rolled = [roller.d6() for _ in range(fb.damage_dice)]
+        dice.hull = sum(dice.damage_rolled)
+    elif dice.hits:
+        dmg = roll_beam_dice(_beam(fb.damage_dice, fb.damage_reroll), hit.screen, roller.d6)
+        dice.damage_rolled = [d.natural for d in dmg.dice]
+        out["damage_rerolled"] = [d.is_reroll for d in dmg.dice]
+        out["damage_hits"] = dmg.hits
+        out["damage_reroll_hits"] = dmg.reroll_hits
+        dice.armour, dice.hull = dmg.hits, dmg.reroll_hits
+    return dice
+
+
+def _roll_beam(hit: Aim, roller: Roller, out: dict[str, Any]) -> _Rolled:
+    """Beam dice against screens, then what the hits do by the weapon's damage path."""
+    roll = roll_beam_dice(_beam(hit.fire.dice, hit.fire.reroll), hit.screen, roller.d6)
+    dice = _Rolled(
+        [d.natural for d in roll.dice],
+        [d.is_reroll for d in roll.dice],
+        hits=roll.hits,
+        reroll_hits=roll.reroll_hits,
+    )
+    if hit.path == STANDARD:
+        dice.armour, dice.hull = dice.hits, dice.reroll_hits
+    elif hit.path == HEAVY:
+        # each hit does 1d6 - 2 - screen (C1.2); reroll hits' damage goes past armour
+        for n, into_hull in ((dice.hits, False), (dice.reroll_hits, True)):
+            for _ in range(n):
+                die = roller.d6()
+                dice.damage_rolled.append(die)
+                points = max(0, die - 2 - hit.screen)
+                if into_hull:
+                    dice.hull += points
+                else:
+                    dice.armour += points
+    elif hit.path == PENETRATING:
+        dice.damage_rolled = [roller.d6() for _ in range(dice.hits + dice.reroll_hits)]
+        dice.hull = sum(dice.damage_rolled)
+    elif hit.path == EMP:
+        out["emp_hits"] = dice.hits + dice.reroll_hits
+    return dice
 
 
 def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from app.rules.commands import (
 from app.rules.damage import row_view
 from app.rules.events import Event
 from app.rules.fire import fire_options
-from app.rules.movement import cinematic_limits, vector_limits
+from app.rules.movement import movement_system
 from app.rules.state import (
     ACTIVATE,
     AFTER_PING,
@@ -41,6 +41,8 @@ from app.rules.state import (
     START,
     GameState,
     ShipState,
+    ShipStatus,
+    SystemStatus,
 )
 from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, damage_path, passive_fire_control, screens_apply
@@ -268,7 +270,7 @@ def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in cap.weapon_specs(state, ship):
         modes = SYSTEMS[spec.type].modes
-        if modes and ship.system(spec.id).status != "destroyed":
+        if modes and ship.system(spec.id).status != SystemStatus.DESTROYED:
             out[spec.id] = {
                 "ship": ship.id,
                 "mode": cap.weapon_mode(ship, spec),
@@ -280,7 +282,7 @@ def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
 
 def order_limits(state: GameState, ship: ShipState) -> dict[str, Any]:
     thrust = cap.thrust(state, ship)
-    limits = cinematic_limits(thrust) if state.movement == "cinematic" else vector_limits(thrust)
+    limits = movement_system(state.movement).limits(thrust)
     return {"ship": ship.id, "speed": ship.speed, **limits.to_dict()}
 
 
@@ -343,12 +345,15 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
 
 def conditions(ship: ShipState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if ship.out_of_control and ship.status == "active":  # a hulk never activates: no count
+    if ship.out_of_control and ship.status == ShipStatus.ACTIVE:  # a hulk never activates: no count
         out.append({"type": "out_of_control", "turns_left": ship.out_of_control})
     # a lost bridge (never repaired) is what makes it permanent, whatever the hulk did since
-    if ship.status == "out_of_play" and ship.system("bridge").status == "destroyed":
+    if (
+        ship.status == ShipStatus.OUT_OF_PLAY
+        and ship.system("bridge").status == SystemStatus.DESTROYED
+    ):
         out.append({"type": "out_of_control", "permanent": True})
-    if ship.status in ("active", "out_of_play") and ship.system("core").status == "damaged":
+    if ship.core_critical:
         out.append({"type": "core_critical"})
     if ship.out_reason == "core_dumped":
         out.append({"type": "core_dumped"})
@@ -392,7 +397,8 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
     return {
         "position": ship.position.to_dict() if ship.position else None,
         "heading": ship.heading,
-        "velocity": ship.velocity.to_dict() if state.movement == "vector" else ship.speed,
+        # the field is "velocity" in both systems (a cinematic ship's speed stands in it)
+        "velocity": movement_system(state.movement).motion_json(ship),
         "thrust": cap.thrust(state, ship),
         "sensors": cap.sensors(state, ship),
         "screen": cap.screen_level(state, ship),

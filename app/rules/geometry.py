@@ -7,7 +7,7 @@ The table's origin is its south-west corner, x runs east and y north. Headings a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +147,27 @@ class UnknownArc(KeyError, ValueError):
     def __str__(self) -> str:
         # KeyError would otherwise quote the whole message.
         return self.detail
+
+
+def _ring(arcs: Sequence[str]) -> tuple[str, ...] | None:
+    """The arc ring (standard or broadside) that holds every one of these arcs, if any."""
+    for ring in (ARCS, BROADSIDE_ARCS):
+        if all(a in ring for a in arcs):
+            return ring
+    return None
+
+
+def arcs_adjacent(arcs: Sequence[str]) -> bool:
+    """Whether the distinct arcs form one unbroken run around their ring (F-FS-AS, FP-F, …)."""
+    distinct = set(arcs)
+    ring = _ring(list(distinct))
+    if ring is None:
+        return False
+    n = len(distinct)
+    if n in (0, len(ring)):
+        return True
+    indices = {ring.index(a) for a in distinct}
+    return any({(s + i) % len(ring) for i in range(n)} == indices for s in indices)
 
 
 def arc_span(arc: str) -> tuple[float, float]:

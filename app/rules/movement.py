@@ -1,5 +1,10 @@
 """Ship movement: cinematic (default) and vector (Fleet Book option), RULES §10.
 
+Each movement system is one object (``movement_system(name)``), in the manner of a chess
+variant: it reads a ship's orders, checks them against its thrust, carries them out, drifts a
+ship out of control and says what may be ordered. The engine asks the game's system and never
+branches on its name.
+
 Orders are checked against the ship's thrust separately from being carried out, so the caller
 can refuse illegal orders before anything moves. Whether a move leaves the table is the
 caller's business (``Table.contains`` on the end position, and the orders' ``leave`` flag).
@@ -7,16 +12,31 @@ caller's business (``Table.contains`` on the end position, and the orders' ``lea
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from app.rules.errors import IllegalOrders
 from app.rules.geometry import Vec, heading_vector, normalise_heading
 
-CINEMATIC = "cinematic"
-VECTOR = "vector"
-MOVEMENT_MODES: tuple[str, ...] = (CINEMATIC, VECTOR)
+if TYPE_CHECKING:
+    from app.rules.state import ShipState
+
+
+class Movement(StrEnum):
+    """The movement systems a game may be played with (its ``movement`` field)."""
+
+    CINEMATIC = "cinematic"
+    VECTOR = "vector"
+
+
+class UnknownMovementSystem(ValueError):
+    """A game configured with a movement system that does not exist: a server bug, not a
+    player's mistake (the API only offers the known ones)."""
+
 
 # One rotation of up to half a turn either way per game turn (RULES §10, vector).
 MAX_ROTATE = 6
@@ -54,22 +74,10 @@ class VectorOrders:
 
 Orders = CinematicOrders | VectorOrders
 
-_ORDER_FIELDS: dict[str, tuple[str, str]] = {
-    CINEMATIC: ("speed_change", "turn"),
-    VECTOR: ("rotate", "thrust"),
-}
 
-
-def _check_mode(movement: str) -> None:
-    # The movement system is game configuration, not player input: a bad one is a server bug.
-    if movement not in MOVEMENT_MODES:
-        raise ValueError(f"unknown movement system {movement!r}; expected cinematic or vector")
-
-
-def parse_orders(data: Mapping[str, Any], movement: str) -> Orders:
-    """Read submitted orders strictly: exactly the right fields, whole numbers as real ints."""
-    _check_mode(movement)
-    fields = _ORDER_FIELDS[movement]
+def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]) -> list[Any]:
+    """The two order fields and ``leave``, strictly: exactly these fields, whole numbers as real
+    ints (bool is an int subclass and 1.0 == 1, but neither is a whole-number order)."""
     expected = f"{movement} orders need {fields[0]} and {fields[1]} (and optionally leave)"
     if not isinstance(data, Mapping):
         raise IllegalOrders(f"orders must be an object; {expected}")
@@ -81,16 +89,18 @@ def parse_orders(data: Mapping[str, Any], movement: str) -> Orders:
         if name not in data:
             raise IllegalOrders(f"missing field {name!r}; {expected}")
         value = data[name]
-        # bool is an int subclass and 1.0 == 1, but neither is a whole-number order.
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalOrders(f"{name!r} must be a whole number (an integer), got {value!r}")
         values.append(value)
     leave = data.get("leave", False)
     if not isinstance(leave, bool):
         raise IllegalOrders(f"'leave' must be true or false, got {leave!r}")
-    if movement == CINEMATIC:
-        return CinematicOrders(speed_change=values[0], turn=values[1], leave=leave)
-    return VectorOrders(rotate=values[0], thrust=values[1], leave=leave)
+    return [*values, leave]
+
+
+def parse_orders(data: Mapping[str, Any], movement: str) -> Orders:
+    """Read submitted orders for this movement system (``movement_system(m).parse_orders``)."""
+    return movement_system(movement).parse_orders(data)
 
 
 @dataclass(frozen=True)
@@ -256,12 +266,139 @@ def move_vector(position: Vec, heading: int, velocity: Vec, orders: VectorOrders
 
 
 def drift(position: Vec, heading: int, speed_or_velocity: int | Vec, movement: str) -> MoveResult:
-    """The move of a ship out of control: no change to speed, course or velocity."""
-    _check_mode(movement)
-    if movement == CINEMATIC:
-        if isinstance(speed_or_velocity, Vec | bool):
-            raise TypeError("a cinematic drift needs the ship's speed (an int)")
-        return move_cinematic(position, heading, speed_or_velocity, CinematicOrders(0, 0))
-    if not isinstance(speed_or_velocity, Vec):
-        raise TypeError("a vector drift needs the ship's velocity (a Vec)")
-    return move_vector(position, heading, speed_or_velocity, VectorOrders(0, 0))
+    """The move of a ship out of control (``movement_system(m).drift``)."""
+    return movement_system(movement).drift(position, heading, speed_or_velocity)
+
+
+# -- the movement systems --------------------------------------------------------------------
+Motion = int | Vec  # a ship's speed (cinematic) or velocity (vector)
+
+
+class MovementSystem(ABC):
+    """What a game's movement system decides; one subclass per system, looked up by name.
+
+    ``motion_field`` names where a ship's motion is written: a deployment placement's field, the
+    ``ship_moved`` payload's, the owner's view of the ship (speed or velocity).
+    """
+
+    name: ClassVar[Movement]
+    order_fields: ClassVar[tuple[str, str]]
+    motion_field: ClassVar[str]
+    # the "no change" orders a drifting ship is logged with
+    still: ClassVar[Orders]
+
+    @abstractmethod
+    def parse_orders(self, data: Mapping[str, Any]) -> Orders:
+        """Read submitted orders strictly (``IllegalOrders`` saying which field is wrong)."""
+
+    @abstractmethod
+    def limits(self, thrust: int) -> OrderLimits:
+        """What a ship with this thrust may order."""
+
+    @abstractmethod
+    def check(self, orders: Orders, motion: Motion, thrust: int) -> None:
+        """Refuse orders beyond the ship's limits (``IllegalOrders`` naming each one broken)."""
+
+    @abstractmethod
+    def move(self, position: Vec, heading: int, motion: Motion, orders: Orders) -> MoveResult:
+        """Carry out checked orders from this position, heading and motion."""
+
+    @abstractmethod
+    def motion_of(self, ship: ShipState) -> Motion:
+        """The ship's speed or velocity, whichever this system keeps."""
+
+    def motion_json(self, ship: ShipState) -> Any:
+        """The ship's motion as its owner's view and the record show it."""
+        motion = self.motion_of(ship)
+        return motion.to_dict() if isinstance(motion, Vec) else motion
+
+    def drift(self, position: Vec, heading: int, motion: Motion) -> MoveResult:
+        """The move of a ship out of control: no change to speed, course or velocity."""
+        return self.move(position, heading, motion, self.still)
+
+
+class Cinematic(MovementSystem):
+    name = Movement.CINEMATIC
+    order_fields = ("speed_change", "turn")
+    motion_field = "speed"
+    still = CinematicOrders(0, 0)
+
+    def parse_orders(self, data: Mapping[str, Any]) -> CinematicOrders:
+        change, turn, leave = _read_orders(data, self.name, self.order_fields)
+        return CinematicOrders(speed_change=change, turn=turn, leave=leave)
+
+    def limits(self, thrust: int) -> OrderLimits:
+        return cinematic_limits(thrust)
+
+    def check(self, orders: Orders, motion: Motion, thrust: int) -> None:
+        check_cinematic(self._orders(orders), self._speed(motion), thrust)
+
+    def move(self, position: Vec, heading: int, motion: Motion, orders: Orders) -> MoveResult:
+        return move_cinematic(position, heading, self._speed(motion), self._orders(orders))
+
+    def motion_of(self, ship: ShipState) -> int:
+        return ship.speed
+
+    @staticmethod
+    def _speed(motion: Motion) -> int:
+        if isinstance(motion, Vec | bool):
+            raise TypeError("a cinematic move needs the ship's speed (an int)")
+        return motion
+
+    @staticmethod
+    def _orders(orders: Orders) -> CinematicOrders:
+        if not isinstance(orders, CinematicOrders):
+            raise TypeError("cinematic movement takes cinematic orders")
+        return orders
+
+
+class Vector(MovementSystem):
+    name = Movement.VECTOR
+    order_fields = ("rotate", "thrust")
+    motion_field = "velocity"
+    still = VectorOrders(0, 0)
+
+    def parse_orders(self, data: Mapping[str, Any]) -> VectorOrders:
+        rotate, burn, leave = _read_orders(data, self.name, self.order_fields)
+        return VectorOrders(rotate=rotate, thrust=burn, leave=leave)
+
+    def limits(self, thrust: int) -> OrderLimits:
+        return vector_limits(thrust)
+
+    def check(self, orders: Orders, motion: Motion, thrust: int) -> None:
+        # a vector ship's limits do not depend on its velocity
+        check_vector(self._orders(orders), thrust)
+
+    def move(self, position: Vec, heading: int, motion: Motion, orders: Orders) -> MoveResult:
+        return move_vector(position, heading, self._velocity(motion), self._orders(orders))
+
+    def motion_of(self, ship: ShipState) -> Vec:
+        return ship.velocity
+
+    @staticmethod
+    def _velocity(motion: Motion) -> Vec:
+        if not isinstance(motion, Vec):
+            raise TypeError("a vector move needs the ship's velocity (a Vec)")
+        return motion
+
+    @staticmethod
+    def _orders(orders: Orders) -> VectorOrders:
+        if not isinstance(orders, VectorOrders):
+            raise TypeError("vector movement takes vector orders")
+        return orders
+
+
+MOVEMENT_SYSTEMS: Mapping[str, MovementSystem] = MappingProxyType(
+    {system.name: system for system in (Cinematic(), Vector())}
+)
+
+
+def movement_system(name: str) -> MovementSystem:
+    """The movement system a game is played with, by its name."""
+    try:
+        return MOVEMENT_SYSTEMS[name]
+    except KeyError:
+        # game configuration, not player input: a bad name is a server bug
+        raise UnknownMovementSystem(
+            f"unknown movement system {name!r}; expected {' or '.join(MOVEMENT_SYSTEMS)}"
+        ) from None

@@ -13,15 +13,21 @@ from app.rules.designs import Design
 from app.rules.geometry import Table, Vec, Zone
 from app.rules.state import (
     GameState,
+    GameStatus,
     LastKnown,
     MoveRecord,
     Phase,
     ShipState,
+    ShipStatus,
     Shot,
+    Step,
     SystemState,
+    SystemStatus,
 )
 
 SNAPSHOT_FORMAT = 1
+# a snapshot is read for every command: a dict finds a system's status faster than the enum's call
+_SYSTEM_STATUS = {status.value: status for status in SystemStatus}
 
 
 def _ship_to_dict(s: ShipState) -> dict[str, Any]:
@@ -70,10 +76,10 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
         side=d["side"],
         design_id=d["design_id"],
         systems=tuple(
-            SystemState(x[0], x[1], x[2], beyond_repair=len(x) > 3 and bool(x[3]))
+            SystemState(x[0], x[1], _SYSTEM_STATUS[x[2]], beyond_repair=len(x) > 3 and bool(x[3]))
             for x in d["systems"]
         ),
-        status=d["status"],
+        status=ShipStatus(d["status"]),
         deployed=d["deployed"],
         position=Vec.from_dict(d["position"]) if d["position"] else None,
         heading=d["heading"],
@@ -123,7 +129,7 @@ def _phase_to_dict(p: Phase) -> dict[str, Any]:
 
 def _phase_from_dict(d: Mapping[str, Any]) -> Phase:
     return Phase(
-        step=d["step"],
+        step=Step(d["step"]),
         side=d["side"],
         ship=d["ship"],
         pinged=d["pinged"],
@@ -181,7 +187,7 @@ def state_from_dict(d: Mapping[str, Any]) -> GameState:
         next_roll=d["next_roll"],
         phase=_phase_from_dict(d["phase"]),
         deployed=frozenset(d["deployed"]),
-        status=d["status"],
+        status=GameStatus(d["status"]),
         winner=d["winner"],
         finish_reason=d["finish_reason"],
         first_side=d["first_side"],

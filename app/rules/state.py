@@ -8,49 +8,103 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from app.rules.designs import Design
 from app.rules.geometry import Table, Vec, Zone
 
 RULES_VERSION = "2026.12-1"  # out of control counted in activations, hulks drift, …
-SIDES: tuple[str, str] = ("A", "B")
+
+# The game's words as types. Each is a StrEnum: a member is the string itself (== "active",
+# JSON "active"), so events, snapshots and views read and write exactly as before.
+
+
+class Seat(StrEnum):
+    """Who is asking: a side's player, the referee, or a spectator."""
+
+    A = "A"
+    B = "B"
+    REFEREE = "referee"
+    SPECTATOR = "spectator"
+
+
+class Step(StrEnum):
+    """Where the turn is (``Phase.step``)."""
+
+    DEPLOY = "deploy"
+    ACTIVATE = "activate"
+    START = "start"
+    AFTER_PING = "after_ping"
+    AFTER_MOVE = "after_move"
+    FIRE = "fire"
+    # transient steps: the engine always moves on from them within the same command
+    VOLLEY_DONE = "volley_done"
+    TURN_END = "turn_end"
+    NEW_TURN = "new_turn"  # the turn has ended, the next one (or the finish) is due
+    FINISHED = "finished"
+
+
+class ShipStatus(StrEnum):
+    ACTIVE = "active"
+    DESTROYED = "destroyed"
+    OUT_OF_PLAY = "out_of_play"  # a hulk: still on the table (RULES §3)
+    LEFT = "left"
+
+
+class SystemStatus(StrEnum):
+    OK = "ok"
+    DAMAGED = "damaged"
+    DESTROYED = "destroyed"
+
+
+class GameStatus(StrEnum):
+    """A game's status: ``GameState.status`` (active, finished) and the stored game's, which
+    also waits for its seats to be taken."""
+
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+SIDES: tuple[str, str] = (Seat.A, Seat.B)
 PLAYER_SEATS = frozenset(SIDES)
-SEATS = frozenset({"A", "B", "referee", "spectator"})
+SEATS = frozenset(Seat)
 
-# ship.status values
-ACTIVE = "active"
-DESTROYED = "destroyed"
-OUT_OF_PLAY = "out_of_play"
-LEFT = "left"
+# ship.status and phase.step values by their old names (evolve and decide still use these)
+ACTIVE = ShipStatus.ACTIVE
+DESTROYED = ShipStatus.DESTROYED
+OUT_OF_PLAY = ShipStatus.OUT_OF_PLAY
+LEFT = ShipStatus.LEFT
+DEPLOY = Step.DEPLOY
+ACTIVATE = Step.ACTIVATE
+START = Step.START
+AFTER_PING = Step.AFTER_PING
+AFTER_MOVE = Step.AFTER_MOVE
+FIRE = Step.FIRE
+VOLLEY_DONE = Step.VOLLEY_DONE
+TURN_END = Step.TURN_END
+FINISHED = Step.FINISHED
+# read in the engine's hottest loops, where a module name is found faster than an enum attribute
+_OK = SystemStatus.OK
+_DAMAGED = SystemStatus.DAMAGED
+_ON_TABLE = frozenset({ShipStatus.ACTIVE, ShipStatus.OUT_OF_PLAY})
 
-# phase.step values
-DEPLOY = "deploy"
-ACTIVATE = "activate"
-START = "start"
-AFTER_PING = "after_ping"
-AFTER_MOVE = "after_move"
-FIRE = "fire"
-# transient steps: the engine always moves on from them within the same command
-VOLLEY_DONE = "volley_done"
-TURN_END = "turn_end"
-FINISHED = "finished"
 
-
-def other_side(side: str) -> str:
-    return "B" if side == "A" else "A"
+def other_side(side: str) -> Seat:
+    return Seat.B if side == Seat.A else Seat.A
 
 
 @dataclass(frozen=True)
 class SystemState:
     id: str
     type: str
-    status: str = "ok"  # ok | damaged | destroyed
+    status: SystemStatus = SystemStatus.OK
     beyond_repair: bool = False  # a needle's 6 (C1.6): damage control never repairs it
 
     @property
     def working(self) -> bool:
-        return self.status == "ok"
+        return self.status == _OK
 
 
 @dataclass(frozen=True)
@@ -98,7 +152,7 @@ class ShipState:
     side: str
     design_id: str
     systems: tuple[SystemState, ...]
-    status: str = ACTIVE
+    status: ShipStatus = ShipStatus.ACTIVE
     deployed: bool = False
     position: Vec | None = None
     heading: int = 0
@@ -146,12 +200,12 @@ class ShipState:
 
     @property
     def core_critical(self) -> bool:
-        return self.status in (ACTIVE, OUT_OF_PLAY) and self.system("core").status == "damaged"
+        return self.status in _ON_TABLE and self.system("core").status == _DAMAGED
 
     @property
     def on_table(self) -> bool:
         """In play or a hulk (out of play but still on the table, RULES §3)."""
-        return self.status in (ACTIVE, OUT_OF_PLAY)
+        return self.status in _ON_TABLE
 
     @property
     def crew_aboard(self) -> bool:
@@ -190,7 +244,7 @@ class Shot:
 
 @dataclass(frozen=True)
 class Phase:
-    step: str = DEPLOY
+    step: Step = Step.DEPLOY
     side: str | None = None  # whose activation it is
     ship: str | None = None  # the activating ship once named
     pinged: str | None = None  # before_move | after_move, once this activation pinged
@@ -218,7 +272,7 @@ class GameState:
     next_roll: int = 0
     phase: Phase = Phase()
     deployed: frozenset[str] = frozenset()
-    status: str = "active"  # active | finished
+    status: GameStatus = GameStatus.ACTIVE  # active | finished
     winner: str | None = None  # A | B | draw
     finish_reason: str | None = None
     first_side: str | None = None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.rules.systems import SYSTEMS, render_markdown
+from app.rules.systems import SYSTEMS
+from scripts.render_systems import render_markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "systems.md"
 
