@@ -13,16 +13,7 @@ from app.rules.errors import IllegalOrders, InvalidCommand, UnknownWeapon, Wrong
 from app.rules.evolve import TURN_COUNTED_CONTROL
 from app.rules.fire import awaited_sides
 from app.rules.gates import check_activatable, gate, named, own_ship
-from app.rules.movement import (
-    CinematicOrders,
-    MoveResult,
-    VectorOrders,
-    check_cinematic,
-    check_vector,
-    drift,
-    move_cinematic,
-    move_vector,
-)
+from app.rules.movement import MoveResult, movement_system
 from app.rules.sensors import detect
 from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, START, GameState, ShipState
 from app.rules.systems import MODE_SWITCH_OFFLINE_TURNS, SYSTEMS
@@ -80,13 +71,10 @@ def _plot(state: GameState, ship: ShipState, cmd: Move) -> MoveResult:
     assert ship.position is not None
     thrust = cap.thrust(state, ship)
     orders = cmd.orders
-    if isinstance(orders, CinematicOrders):
-        check_cinematic(orders, ship.speed, thrust)
-        result = move_cinematic(ship.position, ship.heading, ship.speed, orders)
-    else:
-        assert isinstance(orders, VectorOrders)
-        check_vector(orders, thrust)
-        result = move_vector(ship.position, ship.heading, ship.velocity, orders)
+    system = movement_system(state.movement)
+    motion = system.motion_of(ship)
+    system.check(orders, motion, thrust)
+    result = system.move(ship.position, ship.heading, motion, orders)
     if not state.table.contains(result.position) and not orders.leave:
         raise IllegalOrders(
             f"this move ends off the table at ({result.position.x:.1f}, {result.position.y:.1f}); "
@@ -144,14 +132,9 @@ def move(b: Builder, seat: str, cmd: Move) -> None:
 def drift_move(b: Builder, ship: ShipState) -> MoveResult:
     """The ship keeps its course and speed (orders "no change"): a secret move like any other."""
     assert ship.position is not None
-    motion: int | Any = ship.velocity if b.state.movement == "vector" else ship.speed
-    result = drift(ship.position, ship.heading, motion, b.state.movement)
-    orders = (
-        {"rotate": 0, "thrust": 0}
-        if b.state.movement == "vector"
-        else {"speed_change": 0, "turn": 0}
-    )
-    b.emit("ship_moved", _moved_payload(ship, result, orders, True))
+    system = movement_system(b.state.movement)
+    result = system.drift(ship.position, ship.heading, system.motion_of(ship))
+    b.emit("ship_moved", _moved_payload(ship, result, system.still.to_dict(), True))
     return result
 
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from app.rules.errors import IllegalOrders, InvalidCommand
 from app.rules.geometry import Vec
-from app.rules.movement import Orders, parse_orders
+from app.rules.movement import Orders, movement_system
 from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, DEPLOY, FIRE, START, Shot
 
 # the steps the game rests in, waiting for a command; the others pass within one ``decide``
@@ -115,12 +115,12 @@ class Placement:
         where = f"ships[{index}]"
         if not isinstance(data, Mapping):
             raise InvalidCommand(f"{where} must be an object")
-        motion = "velocity" if movement == "vector" else "speed"
+        motion = movement_system(movement).motion_field
         _fields(data, where, {"ship", "position", "heading", motion}, set())
         ship = _str(data, "ship", where)
         position = _vec(data, "position", where)
         heading = _int(data, "heading", where)
-        if movement == "vector":
+        if motion == "velocity":
             return cls(ship, position, heading, velocity=_vec(data, "velocity", where))
         return cls(ship, position, heading, speed=_int(data, "speed", where))
 
@@ -199,7 +199,7 @@ class Move(Command):
         orders = data["orders"]
         if not isinstance(orders, Mapping):
             raise IllegalOrders(f"{cls.type}: 'orders' must be an object")
-        return cls(_str(data, "ship", cls.type), parse_orders(orders, movement))
+        return cls(_str(data, "ship", cls.type), movement_system(movement).parse_orders(orders))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "ship": self.ship, "orders": self.orders.to_dict()}

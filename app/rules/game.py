@@ -14,10 +14,11 @@ from app.rules.designs import Design, preset
 from app.rules.errors import InvalidCommand
 from app.rules.events import Event
 from app.rules.geometry import Table, Zone
+from app.rules.movement import Movement
 from app.rules.scenarios import PRESET_SCENARIOS, Scenario, default_zones
 from app.rules.state import RULES_VERSION, SIDES
 
-MOVEMENTS = ("cinematic", "vector")
+MOVEMENTS = tuple(Movement)
 DEFAULT_TURN_LIMIT = 12
 
 
@@ -33,7 +34,7 @@ class GameSetup:
 
     ships: Mapping[str, Sequence[ShipEntry]]
     side_names: Mapping[str, str] = field(default_factory=lambda: {"A": "Side A", "B": "Side B"})
-    movement: str = "cinematic"
+    movement: str = Movement.CINEMATIC
     table: Table = Table()
     zones: Mapping[str, Zone] | None = None
     turn_limit: int = DEFAULT_TURN_LIMIT
@@ -41,7 +42,9 @@ class GameSetup:
     scenario: str | None = None
 
     @classmethod
-    def from_scenario(cls, scenario: Scenario | str, movement: str = "cinematic") -> GameSetup:
+    def from_scenario(
+        cls, scenario: Scenario | str, movement: str = Movement.CINEMATIC
+    ) -> GameSetup:
         sc = PRESET_SCENARIOS[scenario] if isinstance(scenario, str) else scenario
         return cls(
             ships={

@@ -41,6 +41,8 @@ from app.rules.commands import (
 )
 from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
+from app.rules.game import MOVEMENTS
+from app.rules.movement import Movement
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import SYSTEMS, system_label
 from app.store.db import Database
@@ -161,9 +163,9 @@ def _new_game_from_form(form: FormData) -> NewGame:
         return value.strip() if value is not None else default
 
     mode = text("mode", "scenario")
-    movement = text("movement", "cinematic")
+    movement = text("movement", Movement.CINEMATIC)
     creator = text("seat", "A")
-    if movement not in ("cinematic", "vector"):
+    if movement not in MOVEMENTS:
         raise E.Invalid("choose cinematic or vector movement")
     if creator not in ("A", "B", "referee"):
         raise E.Invalid("choose your seat: side A, side B or referee")
