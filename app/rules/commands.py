@@ -20,7 +20,16 @@ from typing import Any, ClassVar, Self, TypeVar
 from app.rules.errors import IllegalOrders, InvalidCommand
 from app.rules.geometry import Vec
 from app.rules.movement import Orders, movement_system
-from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, DEPLOY, FIRE, START, Shot
+from app.rules.state import (
+    ACTIVATE,
+    AFTER_MOVE,
+    AFTER_PING,
+    DEPLOY,
+    FIRE,
+    START,
+    GameState,
+    Shot,
+)
 
 # the steps the game rests in, waiting for a command; the others pass within one ``decide``
 RESTING_STEPS = frozenset({DEPLOY, ACTIVATE, START, AFTER_PING, AFTER_MOVE, FIRE})
@@ -46,6 +55,12 @@ class Command(ABC):
     def to_dict(self) -> dict[str, Any]:
         # the name the rules' other JSON forms use (Orders, Shot, Event); one body, ``to_json``
         return self.to_json()
+
+    @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        """Whether ``seat`` may send it now, the step being one of its own; ``details`` is what
+        ``legal`` tells the seat. By default: the seat whose activation it is."""
+        return state.phase.side == seat
 
     @classmethod
     def any_time(cls) -> bool:
@@ -101,6 +116,15 @@ def _vec(data: Mapping[str, Any], key: str, where: str) -> Vec:
     return Vec(coords[0], coords[1])
 
 
+def names_a_ship(state: GameState, seat: str) -> bool:
+    """Ping and move: the seat's activation, and a ship to name that is not out of control
+    (one out of control can only be named with activate: it drifts)."""
+    if state.phase.side != seat:
+        return False
+    ready = (s for s in state.ships_of(seat) if s.in_play and not s.activated)
+    return state.phase.step != ACTIVATE or any(not s.out_of_control for s in ready)
+
+
 # -- the commands ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Placement:
@@ -145,6 +169,10 @@ class Deploy(Command):
     steps: ClassVar[frozenset[str]] = frozenset({DEPLOY})
 
     @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return cls.type in details  # the seat has ships still to place
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
         _fields(data, cls.type, {"type", "ships"}, set())
         ships = data["ships"]
@@ -184,6 +212,10 @@ class Ping(_ShipCommand):
     type: ClassVar[str] = "ping"
     steps: ClassVar[frozenset[str]] = frozenset({ACTIVATE, START, AFTER_MOVE})
 
+    @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return names_a_ship(state, seat)
+
 
 @registered
 @dataclass(frozen=True)
@@ -192,6 +224,10 @@ class Move(Command):
     orders: Orders
     type: ClassVar[str] = "move"
     steps: ClassVar[frozenset[str]] = frozenset({ACTIVATE, START, AFTER_PING})
+
+    @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return names_a_ship(state, seat)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
@@ -235,6 +271,10 @@ class Fire(Command):
     steps: ClassVar[frozenset[str]] = frozenset({FIRE})
 
     @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return "fire_options" in details  # the seat is awaited in this window
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
         _fields(data, cls.type, {"type", "window", "shots"}, set())
         shots = data["shots"]
@@ -263,6 +303,11 @@ class CoreAction(Command):
     ACTIONS: ClassVar[tuple[str, ...]] = ("dump", "abandon")
 
     @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        # open for any ship with its crew aboard and its core critical, in play or a hulk
+        return any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
         _fields(data, cls.type, {"type", "ship", "action"}, set())
         action = _str(data, "action", cls.type)
@@ -288,6 +333,10 @@ class SetMode(Command):
     steps: ClassVar[frozenset[str]] = frozenset({START, AFTER_PING, AFTER_MOVE})
 
     @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return cls.type in details  # the seat has a launcher that can switch now
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
         where = cls.type
         _fields(data, where, {"type", "ship", "weapon", "mode"}, set())
@@ -303,6 +352,10 @@ class SetMode(Command):
 class Resign(Command):
     type: ClassVar[str] = "resign"
     steps: ClassVar[frozenset[str]] = RESTING_STEPS
+
+    @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return True
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:

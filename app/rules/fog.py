@@ -8,21 +8,11 @@ referee everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.rules import capabilities as cap
 from app.rules.commands import (
-    COMMANDS,
-    Activate,
-    Command,
-    CoreAction,
     Deploy,
-    EndActivation,
-    Fire,
-    Move,
-    Ping,
-    Resign,
     SetMode,
     allowed_in,
 )
@@ -199,7 +189,7 @@ def legal(
         return out
     out.update(_details(state, seat))
     out["commands"] = [
-        cls.type for cls in allowed_in(state.phase.step) if _OPEN_TO[cls](state, seat, out)
+        cls.type for cls in allowed_in(state.phase.step) if cls.open_to(state, seat, out)
     ]
     return out
 
@@ -235,34 +225,6 @@ def _details(state: GameState, seat: str) -> dict[str, Any]:
 
 def _ready(state: GameState, seat: str) -> list[ShipState]:
     return [s for s in state.ships_of(seat) if s.in_play and not s.activated]
-
-
-def _names_a_ship(state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
-    """Ping and move: the seat's activation, and a ship to name that is not out of control
-    (one out of control can only be named with activate: it drifts)."""
-    if state.phase.side != seat:
-        return False
-    return state.phase.step != ACTIVATE or any(not s.out_of_control for s in _ready(state, seat))
-
-
-def _core_critical(state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
-    # the core choice is open for any ship with its crew aboard, in play or a hulk (RULES §8)
-    return any(s.crew_aboard and s.core_critical for s in state.ships_of(seat))
-
-
-# who may send each command in one of its steps, beyond the step itself
-_OPEN_TO: Mapping[type[Command], Callable[[GameState, str, Mapping[str, Any]], bool]] = {
-    Deploy: lambda state, seat, details: Deploy.type in details,
-    Activate: lambda state, seat, details: state.phase.side == seat,
-    Ping: _names_a_ship,
-    Move: _names_a_ship,
-    EndActivation: lambda state, seat, details: state.phase.side == seat,
-    Fire: lambda state, seat, details: "fire_options" in details,
-    CoreAction: _core_critical,
-    SetMode: lambda state, seat, details: SetMode.type in details,
-    Resign: lambda state, seat, details: True,
-}
-assert set(_OPEN_TO) == set(COMMANDS.values()), "a command that legal cannot list"
 
 
 def mode_options(state: GameState, ship: ShipState) -> dict[str, Any]:
