@@ -25,6 +25,7 @@ from app.play.reading import Reading
 from app.rules import DiceSource, Event, GameState, decide, redact
 from app.rules.decide import check_at_seq
 from app.rules.snapshot import state_from_dict, state_to_dict
+from app.rules.state import GameStatus
 from app.store import queries as Q
 from app.store.cache import StateCache
 from app.store.db import Database
@@ -73,7 +74,7 @@ class Commands:
             # a RulesError propagates: the transaction rolls back and nothing changes
             self._stale(state, body)
             events, new_state, rows = self._apply(game, state, caller, body)
-            status = "finished" if new_state.status == "finished" else game.status
+            status = GameStatus.FINISHED if new_state.status == GameStatus.FINISHED else game.status
             referee = await self.reading.referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
             body_out = await self._persist(
@@ -104,9 +105,9 @@ class Commands:
         return caller
 
     def _allowed_now(self, game: Q.GameHead) -> None:
-        if game.status == "waiting":
+        if game.status == GameStatus.WAITING:
             raise E.GameNotStarted("the game starts when both seats are taken")
-        if game.status == "finished":
+        if game.status == GameStatus.FINISHED:
             raise E.GameOver("the game is over")
         if game.paused:
             raise E.GamePaused("the referee has paused the game")

@@ -20,7 +20,7 @@ from app.rules.errors import DesignError, RulesError
 from app.rules.geometry import Table
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.snapshot import state_from_dict, state_to_dict
-from app.rules.state import PLAYER_SEATS, SIDES
+from app.rules.state import PLAYER_SEATS, SIDES, GameStatus
 from app.store import designs as D
 from app.store import games as G
 from app.store import queries as Q
@@ -172,8 +172,8 @@ class Lobby:
             state = start_state(first)
             commitment = seed_commitment(seed)
             head = Q.GameHead(
-                game_id, "waiting", False, req.spectators, req.creator, seed.hex(), commitment,
-                first.seq,
+                game_id, GameStatus.WAITING, False, req.spectators, req.creator, seed.hex(),
+                commitment, first.seq,
             )  # fmt: skip
             await G.insert_game(conn, head, state_to_dict(state), event_values(first, state))
             token = tokens.new_token()
@@ -218,10 +218,10 @@ class Lobby:
             await S.add_seat(conn, game.id, invite.side, name, tokens.digest(token))
             await S.mark_claimed(conn, code_hash)
             seated = {side for side, _ in await S.live_seats(conn, game.id)} | {invite.side}
-            starts = game.status == "waiting" and seated >= PLAYER_SEATS
+            starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
             data = {"side": invite.side, "name": name, "game_active": starts}
             state, rows = service_events(state_from_dict(read.snapshot), [("seat_claimed", data)])
-            status = "active" if starts else None
+            status = GameStatus.ACTIVE if starts else None
             await G.save_game(conn, game.id, rows, state_to_dict(state), state.seq, status)
         await self.db.hint(game.id, state.seq)
         return {"game_id": game.id, "side": invite.side, "token": token}

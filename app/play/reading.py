@@ -19,7 +19,7 @@ from app.play.presence import SHOWN_SEATS, connected_seats, presence_of
 from app.rules import Event, GameState, redact, view
 from app.rules.rewind import open_windows
 from app.rules.snapshot import state_from_dict
-from app.rules.state import PLAYER_SEATS, SIDES
+from app.rules.state import PLAYER_SEATS, SIDES, GameStatus, Seat
 from app.store import log as L
 from app.store import queries as Q
 from app.store import seats as S
@@ -123,7 +123,9 @@ class Reading:
         referee: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         # nobody can act while the game waits for a seat to be taken or for the referee
-        seen = view(state, caller.seat, waiting=game.status == "waiting", paused=game.paused)
+        seen = view(
+            state, caller.seat, waiting=game.status == GameStatus.WAITING, paused=game.paused
+        )
         # a human referee sees every ship: everyone is told (``referee_of``)
         seen["referee"] = referee
         seen["status"] = game.status
@@ -133,7 +135,7 @@ class Reading:
         seen["seed_commitment"] = game.seed_commitment
         # the seed is published at the end and secret from everyone before, the referee and
         # the admin included: it tells every roll to come (RULES §12)
-        seen["seed"] = game.seed if game.status == "finished" else None
+        seen["seed"] = game.seed if game.status == GameStatus.FINISHED else None
         return seen
 
     async def referee_of(
@@ -212,7 +214,7 @@ class Reading:
         async with self.db.read() as conn:
             game, caller, state = await self._read(conn, game_id, token)
             assert state is not None
-            if game.status != "finished" and caller.seat != "referee":
+            if game.status != GameStatus.FINISHED and caller.seat != Seat.REFEREE:
                 raise E.Forbidden("the record is open to players and spectators after the end")
             events = []
             for row in await L.whole_log(conn, game.id):
@@ -226,7 +228,7 @@ class Reading:
             "winner": state.winner,
             "rules_version": state.rules_version,
             # the referee reads the record mid-game: every die rolled, none to come
-            "seed": game.seed if game.status == "finished" else None,
+            "seed": game.seed if game.status == GameStatus.FINISHED else None,
             "seed_commitment": game.seed_commitment,
             "designs": {k: d.to_dict() for k, d in state.designs.items()},
             "events": events,

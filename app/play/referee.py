@@ -20,7 +20,7 @@ from app.play.reading import Reading, seat_names
 from app.rules import Event, GameState, evolve, replay
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
-from app.rules.state import PLAYER_SEATS
+from app.rules.state import PLAYER_SEATS, GameStatus
 from app.rules.winning import finish
 from app.store import games as G
 from app.store import log as L
@@ -128,7 +128,7 @@ class Referee:
     async def pause(self, game_id: str, token: str | None, reason: str) -> dict[str, Any]:
         async with self.db.unit() as conn:
             read = await self._referee(conn, game_id, token)
-            if read.head.status == "finished":
+            if read.head.status == GameStatus.FINISHED:
                 raise E.GameOver("the game is over")
             if read.head.paused:
                 raise AlreadyPaused("the game is already paused")
@@ -156,13 +156,15 @@ class Referee:
         async with self.db.unit() as conn:
             read = await self._referee(conn, game_id, token)
             game = read.head
-            if game.status == "finished":
+            if game.status == GameStatus.FINISHED:
                 raise E.GameOver("the game is already over")
             assert read.snapshot is not None
             state = state_from_dict(read.snapshot)
             data = finish(state, winner, "referee", note=reason, seed=game.seed)
             items = [("game_finished", data)]
-            seen, seq = await self._append(conn, read, items, status="finished", paused=False)
+            seen, seq = await self._append(
+                conn, read, items, status=GameStatus.FINISHED, paused=False
+            )
         await self.db.hint(game_id, seq)
         return seen
 
@@ -172,7 +174,7 @@ class Referee:
         async with self.db.unit() as conn:
             read = await self._referee(conn, game_id, token)
             game = read.head
-            if game.status == "finished":
+            if game.status == GameStatus.FINISHED:
                 raise E.GameOver("a finished game cannot be rewound")
             target = await L.logged(conn, game.id, to_seq)
             if target is None or target.voided or not target.ends_command:

@@ -19,13 +19,15 @@ from app.rules.state import (
     START,
     TURN_END,
     VOLLEY_DONE,
+    GameStatus,
+    ShipStatus,
 )
 from app.rules.volley import volley
 from app.rules.winning import finish, game_over
 
 
 def advance(b: Builder) -> None:
-    while b.state.status != "finished":
+    while b.state.status != GameStatus.FINISHED:
         state = b.state
         step = state.phase.step
         if step == DEPLOY:
@@ -102,7 +104,7 @@ def _end_turn(b: Builder) -> None:
         for s in b.state.ships
         if s.life_support_turns == 1
         # a hulk's crew still breathes on its life support
-        and (s.status == "active" or (s.status == OUT_OF_PLAY and s.crew_aboard))
+        and (s.status == ShipStatus.ACTIVE or (s.status == OUT_OF_PLAY and s.crew_aboard))
     ]
     # out of control and a knocked-out command bridge count activations, not turns (RULES §8):
     # control comes back in ``activation_ended``; the list stays, empty, for older readers
@@ -112,7 +114,7 @@ def _end_turn(b: Builder) -> None:
         "life_support_failed": failed,
     }
     if b.state.rules_version in TURN_COUNTED_CONTROL:  # a game begun before 2026.12
-        active = [s for s in b.state.ships if s.status == "active"]
+        active = [s for s in b.state.ships if s.status == ShipStatus.ACTIVE]
         payload["regained_control"] = [s.id for s in active if s.out_of_control == 1]
         restored = [s.id for s in active if s.command_bridge_out == 1]
         if restored:
@@ -157,7 +159,7 @@ def _core_rolls(b: Builder) -> None:
     """A critical power core rolls at the start of each turn (it may explode)."""
     state = b.state
     for ship in state.ships:
-        if ship.status in ("destroyed", "left") or ship.system("core").status != "damaged":
+        if ship.status in (ShipStatus.DESTROYED, ShipStatus.LEFT) or not ship.core_critical:
             continue
         mark = b.roller.mark()
         die, needed, exploded = dmg.core_roll(ship, b.roller.d6)

@@ -44,7 +44,7 @@ from app.rules.errors import (
 )
 from app.rules.events import Event
 from app.rules.gates import own_ship
-from app.rules.state import PLAYER_SEATS, GameState, other_side
+from app.rules.state import PLAYER_SEATS, GameState, GameStatus, other_side
 from app.rules.winning import finish
 
 
@@ -66,7 +66,7 @@ def decide(
     """The events a command causes, or a ``RulesError`` saying why it is refused.
 
     ``seed``: the game's dice seed, which the ``game_finished`` event publishes (RULES §12)."""
-    if state.status == "finished":
+    if state.status == GameStatus.FINISHED:
         raise GameFinished("the game is over")
     if seat not in PLAYER_SEATS:
         raise NotYourShip("only the players' seats A and B send game commands")

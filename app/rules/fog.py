@@ -30,6 +30,7 @@ from app.rules.state import (
     SIDES,
     START,
     GameState,
+    GameStatus,
     ShipState,
     ShipStatus,
     SystemStatus,
@@ -158,7 +159,7 @@ def view(
 def awaiting(state: GameState, *, held: bool = False) -> list[str]:
     """The sides the game waits for; none while it is ``held`` (waiting for a seat, paused)."""
     step = state.phase.step
-    if state.status == "finished" or held:
+    if state.status == GameStatus.FINISHED or held:
         return []
     if step == DEPLOY:
         return [s for s in SIDES if s not in state.deployed]
@@ -185,7 +186,7 @@ def legal(
     """What the caller may send now, from the caller's own knowledge only: the commands whose
     steps hold the current one and that are open to this seat, with what each needs to know."""
     out: dict[str, Any] = {"commands": []}
-    if seat not in PLAYER_SEATS or state.status == "finished" or waiting or paused:
+    if seat not in PLAYER_SEATS or state.status == GameStatus.FINISHED or waiting or paused:
         return out
     out.update(_details(state, seat))
     out["commands"] = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import capabilities as cap
-from app.rules.state import SIDES, GameState, other_side
+from app.rules.state import SIDES, GameState, ShipStatus, other_side
 
 
 def score(state: GameState) -> dict[str, float]:
@@ -14,9 +14,9 @@ def score(state: GameState) -> dict[str, float]:
     for side in SIDES:
         total = 0.0
         for ship in state.ships_of(other_side(side)):
-            if ship.status == "destroyed":
+            if ship.status == ShipStatus.DESTROYED:
                 total += cap.points(state, ship)
-            elif ship.status in ("out_of_play", "left"):
+            elif ship.status in (ShipStatus.OUT_OF_PLAY, ShipStatus.LEFT):
                 total += cap.points(state, ship) / 2
         out[side] = total
     return out

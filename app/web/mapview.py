@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules.state import ShipStatus
+
 ARC_SPANS = {
     "F": (330, 30),
     "FS": (30, 90),
@@ -218,7 +220,7 @@ def _ships(view: Mapping[str, Any], seat: str, h: float) -> _Ships:
     for ship in view["ships"]:
         own = ship["side"] == seat or seat == "referee"
         status = ship["status"]
-        if status in ("destroyed", "left"):
+        if status in (ShipStatus.DESTROYED, ShipStatus.LEFT):
             out.gone.append({"name": ship["name"], "side": ship["side"], "status": status})
         if own and ship.get("position"):
             markers, trail = _own(ship, seat, h)
@@ -231,7 +233,7 @@ def _ships(view: Mapping[str, Any], seat: str, h: float) -> _Ships:
         marker = _enemy(ship, h)
         if marker is not None:
             out.markers.append(marker)
-        elif status not in ("destroyed", "left"):
+        elif status not in (ShipStatus.DESTROYED, ShipStatus.LEFT):
             out.unseen.append({"name": ship["name"], "side": ship["side"]})
     return out
 

@@ -16,6 +16,7 @@ from starlette.datastructures import FormData
 from app.deps import ADMIN_COOKIE, CallersDep, LobbyDep, ReadingDep, RefereeDep, cookie_token
 from app.play import errors as E
 from app.play.referee import Referee
+from app.rules.state import GameStatus
 from app.web import forms
 from app.web.routes import NO_STORE, _context, _field, _page
 from app.web.security import check_csrf
@@ -48,12 +49,12 @@ async def home(request: Request, callers: CallersDep, lobby: LobbyDep) -> Respon
     games = (await lobby.list_games(token))["games"]
     rows = []
     for g in games:
-        waiting_on_player = g["status"] == "active" and not g["paused"] and g["awaiting"]
-        if wanted == "active" and g["status"] != "active":
+        waiting_on_player = g["status"] == GameStatus.ACTIVE and not g["paused"] and g["awaiting"]
+        if wanted == "active" and g["status"] != GameStatus.ACTIVE:
             continue
         if wanted == "waiting" and not waiting_on_player:
             continue
-        if wanted == "finished" and g["status"] != "finished":
+        if wanted == "finished" and g["status"] != GameStatus.FINISHED:
             continue
         if wanted == "your_call" and not g["paused"]:
             continue
