@@ -27,22 +27,18 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType, UnionType
 from typing import Any, ClassVar, Self
 
-from app.rules.errors import RulesError
 from app.rules.events.secrecy import Secrecy
 
 Json = Any  # a JSON value, as the log stores it (a field of this type is kept as it is)
 
 
-class BadEvent(RulesError):
-    """An event whose data does not fit its type (a missing, unknown or mistyped key)."""
-
-    code = "bad_event"
+class BadEvent(ValueError):
+    """An event whose data does not fit its type (a missing or mistyped key): a log the rules
+    cannot read, never a player's refusal (those are ``RulesError``s)."""
 
 
 class UnknownEventType(BadEvent):
-    """An event type this version of the rules does not know."""
-
-    code = "unknown_event_type"
+    """An event type this version of the rules does not know, or has no rule to fold."""
 
 
 def opt(default: Any = None, *, key: str | None = None, written: bool = False) -> Any:
