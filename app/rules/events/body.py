@@ -72,6 +72,11 @@ class _Slot:
     plain: frozenset[type]  # the types of values kept as they are, without calling ``decode``
 
 
+# how ``_read`` takes one key: (attribute, value types kept as they are, item types of a list
+# kept as a tuple of them, or None, the decoder for anything else)
+_Reader = tuple[str, frozenset[type], frozenset[type] | None, Decode]
+
+
 @dataclass(frozen=True)
 class _Layout:
     """A part type's fields as its JSON form has them, worked out once per type."""
@@ -79,7 +84,7 @@ class _Layout:
     slots: tuple[_Slot, ...]
     by_key: Mapping[str, _Slot]
     required: frozenset[str]
-    readers: Mapping[str, tuple[str, frozenset[type], Decode]]  # by key: attr, plain, decode
+    readers: Mapping[str, _Reader]  # by key
 
 
 @dataclass(frozen=True)
@@ -129,10 +134,19 @@ class Part:
             if reader is None:
                 extra[k] = v
                 continue
-            attr, plain, decode = reader
-            if type(v) in plain:  # the common case, checked inline: a number, a string
+            # the common cases are checked inline, without a call: a number, a string, a list of
+            # numbers (this runs for every event the engine emits)
+            attr, plain, items, decode = reader
+            if type(v) in plain:
                 values[attr] = v
                 continue
+            if items is not None and type(v) is list:
+                for x in v:
+                    if type(x) not in items:
+                        break
+                else:
+                    values[attr] = tuple(v)
+                    continue
             try:
                 values[attr] = decode(v)
             except _Misfit as misfit:
@@ -185,8 +199,19 @@ def _build_layout(cls: type[Part]) -> _Layout:
         written = f.metadata.get("written", False)
         slots.append(_Slot(f.name, key, required, written, decode, encode, _plain(hints[f.name])))
     required_keys = frozenset(s.key for s in slots if s.required)
-    readers = {s.key: (s.attr, s.plain, s.decode) for s in slots}
+    readers = {s.key: _reader(s, hints[s.attr]) for s in slots}
     return _Layout(tuple(slots), {s.key: s for s in slots}, required_keys, readers)
+
+
+def _reader(slot: _Slot, tp: Any) -> _Reader:
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is UnionType:  # None is plain: the decoder sees only the rest
+        tp = next(a for a in args if a is not type(None))
+        args = typing.get_args(tp)
+    decode = _codec(tp)[0]
+    if typing.get_origin(tp) is tuple and _plain(args[0]):
+        return slot.attr, slot.plain, _plain(args[0]), decode
+    return slot.attr, slot.plain, None, decode
 
 
 def _plain(tp: Any) -> frozenset[type]:
