@@ -1,16 +1,16 @@
 """Events: the game's log. Each is a fact that happened; ``evolve`` folds it into the state.
 
-An event is ``Event(seq, turn, body)``: its place in the log, its turn, and a typed body, one
+An ``Event`` holds ``seq`` (its place in the log), ``turn`` and ``body``: a typed body, one
 frozen dataclass per event type (``ShipMoved``, ``FireResolved``, …; ``EVENT_TYPES`` lists them
 by name). Its JSON form, ``{"seq", "turn", "type", "data"}``, is what the log stores and the
 API delivers; an event that rolled dice lists its roll numbers under ``data["rolls"]``.
 
 Two ways to build one, giving the same event::
 
-    Event.of(seq, turn, ShipLeft(ship="a1"))     # typed: the fields are checked by mypy
+    Event.of(seq, turn, ShipLeft(ship="a1"))       # typed: mypy checks the fields
     Event(seq, turn, "ship_left", {"ship": "a1"})  # from the JSON form: the data is checked
-                                                   # (BadEvent; UnknownEventType for a type
-                                                   # the rules do not know)
+                                                   # when read (BadEvent; UnknownEventType for
+                                                   # a type the rules do not know)
 
 ``event.type`` and ``event.data`` give the JSON form's parts, ``event.to_dict()`` /
 ``Event.from_dict(d)`` the whole, round trip exact (``app.rules.events.body``). Each type
@@ -18,7 +18,8 @@ declares once, as its ``secrecy``, who receives it in full and what the others r
 (``app.rules.events.secrecy``); ``fog.visible`` and ``fog.redact`` read that.
 
 Adding an event type: one class in the module of its kind (``turn``, ``fire``, ``game``) with
-its ``kind``, ``secrecy`` and fields, and one handler in ``app.rules.evolve``.
+its ``kind``, ``secrecy`` and fields (its nested objects are ``Part``s), and one handler in
+``app.rules.evolve`` (``@_folds(TheType)``); a type without a handler cannot be folded.
 """
 
 from app.rules.events.body import (

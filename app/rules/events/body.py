@@ -108,11 +108,12 @@ class Part:
         return cls.layout().slots
 
     @classmethod
-    def from_data(cls, data: Any, where: str = "") -> Self:
+    def from_data(cls, data: Any) -> Self:
+        """The part read from its JSON form; ``BadEvent`` says where it does not fit."""
         try:
             return cls._read(data)
         except _Misfit as misfit:
-            raise BadEvent(f"{where or cls.__name__}{misfit.path}: {misfit.message}") from None
+            raise BadEvent(f"{cls.__name__}{misfit.path}: {misfit.message}") from None
 
     @classmethod
     def _read(cls, data: Any) -> Self:
