@@ -212,7 +212,7 @@ def _ship_moved(state: GameState, b: ev.ShipMoved, e: Event) -> GameState:
             # a live marker goes stale the moment the ship moves
             revealed="stale" if s.revealed == "live" else s.revealed,
             orders_log=(*s.orders_log, record),
-            trail=(*s.trail, *(p.to_data() for p in b.path)),
+            trail=(*s.trail, *b.path),
         )
 
     state = _ship(state, b.ship, move)

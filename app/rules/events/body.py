@@ -72,9 +72,9 @@ class _Slot:
     plain: frozenset[type]  # the types of values kept as they are, without calling ``decode``
 
 
-# how ``_read`` takes one key: (attribute, value types kept as they are, item types of a list
-# kept as a tuple of them, or None, the decoder for anything else)
-_Reader = tuple[str, frozenset[type], frozenset[type] | None, Decode]
+# how ``_read`` takes one key: (attribute, 1 if required, value types kept as they are, item
+# types of a list kept as a tuple of them or None, the decoder for anything else)
+_Reader = tuple[str, int, frozenset[type], frozenset[type] | None, Decode]
 
 
 @dataclass(frozen=True)
@@ -123,13 +123,11 @@ class Part:
             layout = cls._layouts[cls]
         except KeyError:
             layout = cls._layouts.setdefault(cls, _build_layout(cls))
-        if not layout.required <= data.keys():
-            missing = sorted(layout.required - data.keys())
-            raise _Misfit(f"{missing[0]!r} is missing")
         # an absent optional field reads as its default: the dataclass's class attribute
         values: dict[str, object] = {}
         extra: dict[str, Json] = {}
         readers = layout.readers
+        required = 0
         for k, v in data.items():
             reader = readers.get(k)
             if reader is None:
@@ -137,7 +135,8 @@ class Part:
                 continue
             # the common cases are checked inline, without a call: a number, a string, a list of
             # numbers (this runs for every event the engine emits)
-            attr, plain, items, decode = reader
+            attr, needed, plain, items, decode = reader
+            required += needed
             if type(v) in plain:
                 values[attr] = v
                 continue
@@ -152,6 +151,9 @@ class Part:
                 values[attr] = decode(v)
             except _Misfit as misfit:
                 raise _Misfit(misfit.message, f".{k}{misfit.path}") from None
+        if required != len(layout.required):
+            missing = sorted(layout.required - data.keys())
+            raise _Misfit(f"{missing[0]!r} is missing")
         # built without __init__: every field is set here, checked, once per event read
         values["given"], values["extra"] = tuple(data), extra or _NO_EXTRA
         body = object.__new__(cls)
@@ -210,9 +212,8 @@ def _reader(slot: _Slot, tp: Any) -> _Reader:
         tp = next(a for a in args if a is not type(None))
         args = typing.get_args(tp)
     decode = _codec(tp)[0]
-    if typing.get_origin(tp) is tuple and _plain(args[0]):
-        return slot.attr, slot.plain, _plain(args[0]), decode
-    return slot.attr, slot.plain, None, decode
+    items = _plain(args[0]) if typing.get_origin(tp) is tuple and _plain(args[0]) else None
+    return slot.attr, int(slot.required), slot.plain, items, decode
 
 
 def _plain(tp: Any) -> frozenset[type]:

@@ -20,15 +20,6 @@ class Point(Part):
 
 
 @dataclass(frozen=True)
-class PathPoint(Part):
-    """A point a ship passed, with its heading there (the map draws its trail)."""
-
-    x: float
-    y: float
-    heading: int
-
-
-@dataclass(frozen=True)
 class Placement(Part):
     """A ship's starting place as its side sent it: a speed (cinematic) or a velocity."""
 
@@ -155,7 +146,9 @@ class ShipMoved(EventBody):
     to: Point
     heading: int
     orders: Mapping[str, Json]  # as the movement system writes them (``MoveRecord.orders``)
-    path: tuple[PathPoint, ...]
+    # the points it passed, [{"x", "y", "heading"}]: the map's trail, which the rules carry
+    # into the state as they are and never read
+    path: tuple[Json, ...]
     drift: bool = opt(False)  # an out-of-control ship's or a hulk's drift
     speed: int | None = opt()  # cinematic
     velocity: Point | None = opt()  # vector
