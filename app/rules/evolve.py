@@ -94,8 +94,7 @@ def evolve(state: GameState, event: Event) -> GameState:
     new = handler(state, body, event)
     rolls = body.roll_numbers()
     next_roll = max(new.next_roll, max(rolls) + 1) if rolls else new.next_roll
-    # ``replace`` without its checks (the fields come from a state): once per event, it cost
-    # as much as reading the event
+    # ``replace`` minus its per-field work, which cost as much as reading the event
     stamped = object.__new__(GameState)
     stamped.__dict__.update(new.__dict__, seq=event.seq, next_roll=next_roll)
     return stamped
@@ -134,8 +133,7 @@ def _mark_last_move_pinged(ship: ShipState) -> ShipState:
 @_folds(ev.Resumed)
 @_folds(ev.ThresholdCheck)
 def _no_change(state: GameState, b: EventBody, e: Event) -> GameState:
-    # the server's own facts (seats, the referee's pauses), and a threshold check: the systems
-    # it failed follow as system_damaged events (its dice still count, in ``evolve``)
+    # the server's facts (seats, pauses), and a threshold check: its failures follow as events
     return state
 
 
