@@ -1,24 +1,25 @@
 """``evolve(state, event) -> state``: fold one event into the state. No dice, no choices.
 
-Everything an event decided (dice, hits, which system failed) is in its payload, so folding the
-log again always rebuilds the same state (``replay``).
+Everything an event decided (dice, hits, which system failed) is in its body, so folding the
+log again always rebuilds the same state (``replay``). Each event type has one handler here,
+found by its body's class; a type without one raises ``UnknownEventType``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
-from app.rules.designs import Design
-from app.rules.events import Event
-from app.rules.geometry import Table, Vec, Zone
+from app.rules import events as ev
+from app.rules.events import Event, EventBody, UnknownEventType
+from app.rules.game import start_state
+from app.rules.geometry import Vec
 from app.rules.rewind import keep_reveals
 from app.rules.state import (
     ACTIVATE,
     AFTER_MOVE,
     AFTER_PING,
-    DEPLOY,
     DESTROYED,
     FINISHED,
     FIRE,
@@ -33,49 +34,42 @@ from app.rules.state import (
     MoveRecord,
     Phase,
     ShipState,
+    ShipStatus,
     Shot,
     Step,
-    SystemState,
     SystemStatus,
     other_side,
 )
 
 NEW_TURN = Step.NEW_TURN  # transient: the turn has ended, the next one (or the finish) is due
 
+B = TypeVar("B", bound=EventBody)
+Handler = Callable[[GameState, Any, Event], GameState]
+_HANDLERS: dict[type[EventBody], Handler] = {}
 
-def start_state(event: Event) -> GameState:
-    """The state a ``game_started`` event sets up: roster, designs, table; deployment next."""
-    if event.type != "game_started":
-        raise ValueError(f"a game's log starts with game_started, not {event.type}")
-    d = event.data
-    designs = {k: Design.from_dict(v) for k, v in d["designs"].items()}
-    ships = []
-    for s in d["ships"]:
-        design = designs[s["design"]]
-        systems = tuple(SystemState(spec.id, spec.type) for spec in design.all_systems())
-        ships.append(ShipState(s["id"], s["name"], s["side"], s["design"], systems))
-    return GameState(
-        game_id=d["game_id"],
-        rules_version=d["rules_version"],
-        movement=d["movement"],
-        table=Table.from_dict(d["table"]),
-        zones={side: Zone.from_dict(z) for side, z in d["zones"].items()},
-        turn_limit=d["turn_limit"],
-        ping_range=d.get("ping_range"),
-        side_names=dict(d["side_names"]),
-        designs=designs,
-        ships=tuple(ships),
-        seq=event.seq,
-        phase=Phase(step=DEPLOY),
-    )
+
+def _folds(kind: type[B]) -> Callable[[Callable[[GameState, B, Event], GameState]], Handler]:
+    """Registers the handler of one event type (its body class)."""
+
+    def register(handler: Callable[[GameState, B, Event], GameState]) -> Handler:
+        _HANDLERS[kind] = handler
+        return handler
+
+    return register
 
 
 def evolve(state: GameState, event: Event) -> GameState:
-    handler = _HANDLERS.get(event.type)
-    new = handler(state, event.data, event) if handler else state
-    rolls = event.data.get("rolls") or []
+    body = event.body
+    handler = _HANDLERS.get(type(body))
+    if handler is None:
+        raise UnknownEventType(f"evolve has no rule for a {event.type} event")
+    new = handler(state, body, event)
+    rolls = body.roll_numbers()
     next_roll = max(new.next_roll, max(rolls) + 1) if rolls else new.next_roll
-    return replace(new, seq=event.seq, next_roll=next_roll)
+    # ``replace`` minus its per-field work, which cost as much as reading the event
+    stamped = object.__new__(GameState)
+    stamped.__dict__.update(new.__dict__, seq=event.seq, next_roll=next_roll)
+    return stamped
 
 
 def replay(events: list[Event]) -> GameState:
@@ -86,10 +80,8 @@ def replay(events: list[Event]) -> GameState:
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def _ship(
-    state: GameState, data: Mapping[str, Any], f: Callable[[ShipState], ShipState]
-) -> GameState:
-    return state.with_ship(f(state.ship(data["ship"])))
+def _ship(state: GameState, ship_id: str, f: Callable[[ShipState], ShipState]) -> GameState:
+    return state.with_ship(f(state.ship(ship_id)))
 
 
 def _set_system(ship: ShipState, system_id: str, status: str) -> ShipState:
@@ -110,105 +102,130 @@ def _mark_last_move_pinged(ship: ShipState) -> ShipState:
 
 
 # -- handlers ------------------------------------------------------------------------------------
-def _deployed(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    for p in d["ships"]:
-        velocity = Vec.from_dict(p["velocity"]) if "velocity" in p else Vec(0.0, 0.0)
+@_folds(ev.SeatClaimed)
+@_folds(ev.SeatReplaced)
+@_folds(ev.Paused)
+@_folds(ev.Resumed)
+@_folds(ev.ThresholdCheck)
+def _no_change(state: GameState, b: EventBody, e: Event) -> GameState:
+    # the server's facts (seats, pauses), and a threshold check: its failures follow as events
+    return state
 
-        def place(s: ShipState, p: Mapping[str, Any] = p, velocity: Vec = velocity) -> ShipState:
+
+@_folds(ev.Deployed)
+def _deployed(state: GameState, b: ev.Deployed, e: Event) -> GameState:
+    for p in b.ships:
+
+        def place(s: ShipState, p: Any = p) -> ShipState:
             return replace(
                 s,
                 deployed=True,
-                position=Vec.from_dict(p["position"]),
-                heading=p["heading"],
-                speed=p.get("speed", 0),
-                velocity=velocity,
+                position=p.position.vec(),
+                heading=p.heading,
+                speed=0 if p.speed is None else p.speed,
+                velocity=Vec(0.0, 0.0) if p.velocity is None else p.velocity.vec(),
             )
 
-        state = _ship(state, p, place)
-    return replace(state, deployed=state.deployed | {d["side"]})
+        state = _ship(state, p.ship, place)
+    return replace(state, deployed=state.deployed | {b.side})
 
 
-def _turn_started(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.TurnStarted)
+def _turn_started(state: GameState, b: ev.TurnStarted, e: Event) -> GameState:
     ships = tuple(replace(s, activated=False) for s in state.ships)
     return replace(
         state,
         ships=ships,
-        turn=d["turn"],
-        first_side=d["first_side"],
-        phase=Phase(step=ACTIVATE, side=d["first_side"]),
+        turn=b.turn,
+        first_side=b.first_side,
+        phase=Phase(step=ACTIVATE, side=b.first_side),
     )
 
 
-def _core_roll(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.CoreRoll)
+def _core_roll(state: GameState, b: ev.CoreRoll, e: Event) -> GameState:
     return _ship(
         state,
-        d,
+        b.ship,
         lambda s: replace(s, explosion_rolls=s.explosion_rolls + (1 if s.abandoned else 0)),
     )
 
 
-def _activation_started(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    if "command_bridge_out" in d:  # one of the activations it is knocked out for (C3.7)
-        state = _ship(state, d, lambda s: replace(s, command_bridge_out=d["command_bridge_out"]))
-    return replace(state, phase=Phase(step=START, side=d["side"], ship=d["ship"]))
+@_folds(ev.ActivationStarted)
+def _activation_started(state: GameState, b: ev.ActivationStarted, e: Event) -> GameState:
+    out = b.command_bridge_out
+    if out is not None:  # one of the activations it is knocked out for (C3.7)
+        state = _ship(state, b.ship, lambda s: replace(s, command_bridge_out=out))
+    return replace(state, phase=Phase(step=START, side=b.side, ship=b.ship))
 
 
-def _ping(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    state = _ship(state, d, lambda s: replace(s, overwatch=False))
+@_folds(ev.Ping)
+def _ping(state: GameState, b: ev.Ping, e: Event) -> GameState:
+    state = _ship(state, b.ship, lambda s: replace(s, overwatch=False))
     when = "after_move" if state.phase.moved else "before_move"
     return replace(state, phase=replace(state.phase, pinged=when))
 
 
-def _ship_revealed(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    pos = d["position"]
-    known = LastKnown(pos["x"], pos["y"], d["heading"], e.turn, e.seq)
+@_folds(ev.ShipRevealed)
+def _ship_revealed(state: GameState, b: ev.ShipRevealed, e: Event) -> GameState:
+    known = LastKnown(b.position.x, b.position.y, b.heading, e.turn, e.seq)
     return _ship(
-        state, d, lambda s: _mark_last_move_pinged(replace(s, revealed="live", last_known=known))
+        state,
+        b.ship,
+        lambda s: _mark_last_move_pinged(replace(s, revealed="live", last_known=known)),
     )
 
 
-def _ship_moved(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.ShipMoved)
+def _ship_moved(state: GameState, b: ev.ShipMoved, e: Event) -> GameState:
     def move(s: ShipState) -> ShipState:
-        record = MoveRecord(e.turn, e.seq, dict(d["orders"]), drift=d.get("drift", False))
+        record = MoveRecord(e.turn, e.seq, dict(b.orders), drift=b.drift)
         return replace(
             s,
-            position=Vec.from_dict(d["to"]),
-            heading=d["heading"],
-            speed=d.get("speed", s.speed),
-            velocity=Vec.from_dict(d["velocity"]) if "velocity" in d else s.velocity,
+            position=b.to.vec(),
+            heading=b.heading,
+            speed=s.speed if b.speed is None else b.speed,
+            velocity=s.velocity if b.velocity is None else b.velocity.vec(),
             # a live marker goes stale the moment the ship moves
             revealed="stale" if s.revealed == "live" else s.revealed,
             orders_log=(*s.orders_log, record),
-            trail=(*s.trail, *d["path"]),
+            trail=(*s.trail, *b.path),
         )
 
-    state = _ship(state, d, move)
-    if state.phase.ship == d["ship"] and state.phase.step in (START, AFTER_PING):
+    state = _ship(state, b.ship, move)
+    if state.phase.ship == b.ship and state.phase.step in (START, AFTER_PING):
         state = replace(state, phase=replace(state.phase, moved=True, step=AFTER_MOVE))
     return state
 
 
-def _ship_left(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    return _ship(state, d, lambda s: replace(s, status=LEFT, out_reason="left"))
+@_folds(ev.ShipLeft)
+def _ship_left(state: GameState, b: ev.ShipLeft, e: Event) -> GameState:
+    return _ship(state, b.ship, lambda s: replace(s, status=LEFT, out_reason="left"))
 
 
-def _activation_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.ActivationEnded)
+def _activation_ended(state: GameState, b: ev.ActivationEnded, e: Event) -> GameState:
     def end(s: ShipState) -> ShipState:
-        s = replace(s, activated=True, overwatch=d["overwatch"])
-        if "out_of_control" in d:  # a drifting activation counted (RULES §8)
-            s = replace(s, out_of_control=d["out_of_control"])
-        if d.get("regained_control"):
+        s = replace(s, activated=True, overwatch=b.overwatch)
+        if b.out_of_control is not None:  # a drifting activation counted (RULES §8)
+            s = replace(s, out_of_control=b.out_of_control)
+        if b.regained_control:
             s = _set_system(s, "bridge", "ok")
-        if d.get("command_bridge_restored"):
-            for cb in s.systems_of("command_bridge"):
-                if cb.status == "damaged":
-                    s = _set_system(s, cb.id, "ok")
+        if b.command_bridge_restored:
+            s = _restore_command_bridges(s)
         return s
 
-    state = _ship(state, d, end)
-    last = state.phase.side or state.ship(d["ship"]).side
+    state = _ship(state, b.ship, end)
+    last = state.phase.side or state.ship(b.ship).side
     # sides alternate; when one has no unactivated ship left the other goes on alone
     return _hand_on(state, (other_side(last), last))
+
+
+def _restore_command_bridges(s: ShipState) -> ShipState:
+    for cb in s.systems_of("command_bridge"):
+        if cb.status == "damaged":
+            s = _set_system(s, cb.id, "ok")
+    return s
 
 
 def _hand_on(state: GameState, order: tuple[str, str]) -> GameState:
@@ -220,109 +237,113 @@ def _hand_on(state: GameState, order: tuple[str, str]) -> GameState:
     return replace(state, phase=Phase(step=TURN_END))
 
 
-def _fire_window(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.FireWindow)
+def _fire_window(state: GameState, b: ev.FireWindow, e: Event) -> GameState:
     phase = replace(
         state.phase,
         step=FIRE,
         window=e.seq,
-        pinger=d["pinger"],
-        awaiting=tuple(d["awaiting"]),
+        pinger=b.pinger,
+        awaiting=b.awaiting,
         declared={},
     )
     return replace(state, phase=phase)
 
 
-def _fire_declared(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    shots = tuple(Shot.from_dict(s) for s in d["shots"])
+@_folds(ev.FireDeclared)
+def _fire_declared(state: GameState, b: ev.FireDeclared, e: Event) -> GameState:
+    shots = tuple(Shot(s.ship, s.weapon, s.target, s.system) for s in b.shots)
     phase = state.phase
     phase = replace(
         phase,
-        declared={**phase.declared, d["side"]: shots},
-        awaiting=tuple(s for s in phase.awaiting if s != d["side"]),
+        declared={**phase.declared, b.side: shots},
+        awaiting=tuple(s for s in phase.awaiting if s != b.side),
     )
     return replace(state, phase=phase)
 
 
-def _fire_resolved(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    for shot in d["shots"]:
-        if shot.get("cancelled"):
+@_folds(ev.FireResolved)
+def _fire_resolved(state: GameState, b: ev.FireResolved, e: Event) -> GameState:
+    for shot in b.shots:
+        if shot.cancelled:
             continue
 
-        def fired(s: ShipState, shot: Mapping[str, Any] = shot) -> ShipState:
-            locks = s.locks if shot["target"] in s.locks else (*s.locks, shot["target"])
-            return replace(s, fired=s.fired | {shot["weapon"]}, locks=locks)
+        def fired(s: ShipState, weapon: str = shot.weapon, target: str = shot.target) -> ShipState:
+            locks = s.locks if target in s.locks else (*s.locks, target)
+            return replace(s, fired=s.fired | {weapon}, locks=locks)
 
-        state = _ship(state, shot, fired)
+        state = _ship(state, shot.ship, fired)
     step = AFTER_PING if state.phase.pinged == "before_move" else VOLLEY_DONE
     phase = replace(state.phase, step=step, window=None, awaiting=(), declared={})
     return replace(state, phase=phase)
 
 
-def _damage(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.Damage)
+def _damage(state: GameState, b: ev.Damage, e: Event) -> GameState:
     return _ship(
         state,
-        d,
+        b.ship,
         lambda s: replace(
-            s, armour_lost=s.armour_lost + d["armour_lost"], hull_lost=s.hull_lost + d["hull_lost"]
+            s, armour_lost=s.armour_lost + b.armour_lost, hull_lost=s.hull_lost + b.hull_lost
         ),
     )
 
 
-def _system_damaged(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.SystemDamaged)
+def _system_damaged(state: GameState, b: ev.SystemDamaged, e: Event) -> GameState:
     def hit(s: ShipState) -> ShipState:
-        s = _set_system(s, d["system"], d["status"])
-        if d.get("beyond_repair"):
+        s = _set_system(s, b.system, b.status)
+        if b.beyond_repair:
             s = replace(
                 s,
                 systems=tuple(
-                    replace(x, beyond_repair=True) if x.id == d["system"] else x for x in s.systems
+                    replace(x, beyond_repair=True) if x.id == b.system else x for x in s.systems
                 ),
             )
-        if d.get("permanent"):
+        if b.permanent:
             # a hulk hit again keeps the reason it first went out of play (a dumped core, say)
             reason = "permanently_out_of_control" if s.status == "active" else s.out_reason
             return replace(s, status=OUT_OF_PLAY, out_of_control=0, out_reason=reason)
-        if "out_of_control" in d:
-            s = replace(s, out_of_control=d["out_of_control"])
-        if "life_support_turns" in d:
-            s = replace(s, life_support_turns=d["life_support_turns"])
-        if "command_bridge_out" in d:
-            s = replace(s, command_bridge_out=d["command_bridge_out"])
-        elif d.get("type") == "command_bridge":
+        if b.out_of_control is not None:
+            s = replace(s, out_of_control=b.out_of_control)
+        if b.life_support_turns is not None:
+            s = replace(s, life_support_turns=b.life_support_turns)
+        if b.command_bridge_out is not None:
+            s = replace(s, command_bridge_out=b.command_bridge_out)
+        elif b.system_type == "command_bridge":
             s = replace(s, command_bridge_out=0)  # destroyed: no countdown left
         return s
 
-    return _ship(state, d, hit)
+    return _ship(state, b.ship, hit)
 
 
-def _ship_destroyed(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    return _ship(state, d, lambda s: replace(s, status=DESTROYED, out_reason=d["cause"]))
+@_folds(ev.ShipDestroyed)
+def _ship_destroyed(state: GameState, b: ev.ShipDestroyed, e: Event) -> GameState:
+    return _ship(state, b.ship, lambda s: replace(s, status=DESTROYED, out_reason=b.cause))
 
 
-def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    if d["action"] == "dump":
-        # no power for anything but emergency life support: drifting, out of the battle
-        state = _ship(
-            state,
-            d,
-            lambda s: replace(
-                _set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped"
-            ),
-        )
-    else:
-        state = _ship(
-            state,
-            d,
-            lambda s: replace(
-                s,
-                status=OUT_OF_PLAY,
-                abandoned=True,
-                # nobody aboard: no countdown runs any more; a hulk keeps its first reason
-                life_support_turns=None,
-                command_bridge_out=0,
-                out_reason="abandoned" if s.status == "active" else s.out_reason,
-            ),
-        )
+def _dumped(s: ShipState) -> ShipState:
+    # no power for anything but emergency life support: drifting, out of the battle
+    return replace(
+        _set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped"
+    )
+
+
+def _abandoned(s: ShipState) -> ShipState:
+    return replace(
+        s,
+        status=OUT_OF_PLAY,
+        abandoned=True,
+        # nobody aboard: no countdown runs any more; a hulk keeps its first reason
+        life_support_turns=None,
+        command_bridge_out=0,
+        out_reason="abandoned" if s.status == "active" else s.out_reason,
+    )
+
+
+@_folds(ev.CoreAction)
+def _core_action(state: GameState, b: ev.CoreAction, e: Event) -> GameState:
+    state = _ship(state, b.ship, _dumped if b.action == "dump" else _abandoned)
     # the side due to name a ship may have just lost its last unactivated one: hand on
     phase = state.phase
     if phase.step == ACTIVATE and phase.side is not None:
@@ -330,35 +351,38 @@ def _core_action(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return state
 
 
-def _emp(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.Emp)
+def _emp(state: GameState, b: ev.Emp, e: Event) -> GameState:
     # the firer counts its hits on this target for the turn (C1.5's cap of 3); the systems lost
     # follow as system_damaged events
     def count(s: ShipState) -> ShipState:
         hits = dict(s.emp_hits)
-        hits[d["ship"]] = hits.get(d["ship"], 0) + d["hits"]
+        hits[b.ship] = hits.get(b.ship, 0) + b.hits
         return replace(s, emp_hits=hits)
 
-    return _ship(state, {"ship": d["by"]}, count)
+    return _ship(state, b.by, count)
 
 
-def _mode_set(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.ModeSet)
+def _mode_set(state: GameState, b: ev.ModeSet, e: Event) -> GameState:
     return _ship(
         state,
-        d,
+        b.ship,
         lambda s: replace(
             s,
-            modes={**s.modes, d["weapon"]: d["mode"]},
-            offline={**s.offline, d["weapon"]: d["offline_until"]},
+            modes={**s.modes, b.weapon: b.mode},
+            offline={**s.offline, b.weapon: b.offline_until},
         ),
     )
 
 
-def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.DamageControl)
+def _damage_control(state: GameState, b: ev.DamageControl, e: Event) -> GameState:
     def repair(s: ShipState) -> ShipState:
-        for attempt in d["attempts"]:
-            if not attempt["repaired"]:
+        for attempt in b.attempts:
+            if not attempt.repaired:
                 continue
-            system_id = attempt["system"]
+            system_id = attempt.system
             s = _set_system(s, system_id, "ok")
             if system_id == "bridge":
                 s = replace(s, out_of_control=0)
@@ -368,7 +392,7 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
                 s = replace(s, command_bridge_out=0)
         return s
 
-    return _ship(state, d, repair)
+    return _ship(state, b.ship, repair)
 
 
 # Games started under these rules versions counted "out of control for N turns" (and a
@@ -376,16 +400,17 @@ def _damage_control(state: GameState, d: Mapping[str, Any], e: Event) -> GameSta
 TURN_COUNTED_CONTROL = frozenset({"2026.11-1"})
 
 
-def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
-    failed = set(d["life_support_failed"])
+@_folds(ev.TurnEnded)
+def _turn_ended(state: GameState, b: ev.TurnEnded, e: Event) -> GameState:
+    failed = set(b.life_support_failed)
     legacy = state.rules_version in TURN_COUNTED_CONTROL
 
     def tick(s: ShipState) -> ShipState:
         s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
-        if s.status != "active":
+        if s.status != ShipStatus.ACTIVE:
             return _hulk_life_support(s, failed) if s.crew_aboard else s
         if legacy:
-            s = _legacy_control_tick(s, d)
+            s = _legacy_control_tick(s, b)
         if s.life_support_turns is not None:
             s = replace(s, life_support_turns=s.life_support_turns - 1)
             if s.id in failed:
@@ -403,18 +428,16 @@ def _turn_ended(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
     return replace(state, ships=ships, phase=Phase(step=NEW_TURN))
 
 
-def _legacy_control_tick(s: ShipState, d: Mapping[str, Any]) -> ShipState:
+def _legacy_control_tick(s: ShipState, b: ev.TurnEnded) -> ShipState:
     """The per-turn countdowns of the rules before 2026.12 (see ``TURN_COUNTED_CONTROL``)."""
     if s.out_of_control:
         s = replace(s, out_of_control=s.out_of_control - 1)
-        if s.id in d.get("regained_control", ()):
+        if s.id in b.regained_control:
             s = _set_system(s, "bridge", "ok")
     if s.command_bridge_out:
         s = replace(s, command_bridge_out=s.command_bridge_out - 1)
-        if s.id in d.get("command_bridge_restored", ()):
-            for cb in s.systems_of("command_bridge"):
-                if cb.status == "damaged":
-                    s = _set_system(s, cb.id, "ok")
+        if s.id in (b.command_bridge_restored or ()):
+            s = _restore_command_bridges(s)
     return s
 
 
@@ -428,46 +451,24 @@ def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:
     return replace(s, life_support_turns=s.life_support_turns - 1)
 
 
-def _game_finished(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.GameFinished)
+def _game_finished(state: GameState, b: ev.GameFinished, e: Event) -> GameState:
     return replace(
         state,
         status=GameStatus.FINISHED,
-        winner=d["winner"],
-        finish_reason=d["reason"],
+        winner=b.winner,
+        finish_reason=b.reason,
         phase=Phase(step=FINISHED),
     )
 
 
-def _rewound(state: GameState, d: Mapping[str, Any], e: Event) -> GameState:
+@_folds(ev.Rewound)
+def _rewound(state: GameState, b: ev.Rewound, e: Event) -> GameState:
     # the state was rebuilt without the voided events; the dice counter is never rewound, and
     # what the voided events revealed stays known (``app.rules.rewind``)
-    state = keep_reveals(state, d.get("last_known", {}))
-    return replace(state, next_roll=max(state.next_roll, d["next_roll"]))
+    reveals = {ship: r.to_data() for ship, r in (b.last_known or {}).items()}
+    state = keep_reveals(state, reveals)
+    return replace(state, next_roll=max(state.next_roll, b.next_roll))
 
 
-_HANDLERS: dict[str, Callable[[GameState, Mapping[str, Any], Event], GameState]] = {
-    "rewound": _rewound,
-    "deployed": _deployed,
-    "turn_started": _turn_started,
-    "core_roll": _core_roll,
-    "activation_started": _activation_started,
-    "ping": _ping,
-    "ship_revealed": _ship_revealed,
-    "ship_moved": _ship_moved,
-    "ship_left": _ship_left,
-    "activation_ended": _activation_ended,
-    "fire_window": _fire_window,
-    "fire_declared": _fire_declared,
-    "fire_resolved": _fire_resolved,
-    "damage": _damage,
-    "system_damaged": _system_damaged,
-    "ship_destroyed": _ship_destroyed,
-    "core_action": _core_action,
-    "mode_set": _mode_set,
-    "emp": _emp,
-    "damage_control": _damage_control,
-    "turn_ended": _turn_ended,
-    "game_finished": _game_finished,
-}
-
-__all__ = ["FIRE", "NEW_TURN", "TURN_END", "evolve", "replay", "start_state"]
+__all__ = ["NEW_TURN", "TURN_COUNTED_CONTROL", "evolve", "replay", "start_state"]

@@ -17,7 +17,8 @@ from app.rules.commands import (
     allowed_in,
 )
 from app.rules.damage import row_view
-from app.rules.events import Event
+from app.rules.events import EVENT_TYPES, Event
+from app.rules.events.secrecy import OwnerShip, OwnerSide, ShotsHiddenWhen, TargetOnly
 from app.rules.fire import fire_options
 from app.rules.movement import movement_system
 from app.rules.state import (
@@ -38,12 +39,15 @@ from app.rules.state import (
 from app.rules.systems import SYSTEMS
 from app.rules.weapons import bands, damage_path, passive_fire_control, screens_apply
 
-# events whose full form belongs to one side (and the referee); the others get a public stub
-_OWNED_BY_SIDE = {"deployed", "fire_declared"}
-_OWNED_BY_SHIP = {"ship_moved"}
-# a ping detection's ECM dice (how many counted would tell the pinger about a hidden friend) and
-# its range verdict (the range limit would be a distance detector, RULES §5)
-_TARGET_ONLY = frozenset({"ecm_dice", "ecm_drawn", "in_range"})
+# what the event types declare (``app.rules.events.secrecy``), gathered once: the keys of an item
+# that only its target ship's side receives, and the flags that keep a shot its own side's (named
+# here so that the leak oracle's own tests can break the fog on purpose, tests/rules)
+_TARGET_ONLY = frozenset().union(
+    *(t.secrecy.secret for t in EVENT_TYPES.values() if isinstance(t.secrecy, TargetOnly))
+)
+_HIDDEN_WHEN = frozenset(
+    t.secrecy.flag for t in EVENT_TYPES.values() if isinstance(t.secrecy, ShotsHiddenWhen)
+)
 
 
 def _check_seat(seat: str) -> None:
@@ -61,61 +65,61 @@ def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
     _check_seat(seat)
     if seat == "referee":
         return True
-    d = event.data
-    if event.type in _OWNED_BY_SIDE:
-        return bool(d.get("side") == seat)
-    if event.type in _OWNED_BY_SHIP:
-        if state is None:
-            raise ValueError("ship_moved needs the state to know the ship's side")
-        return state.ship(d["ship"]).side == seat
-    # a ping's ECM dice are for each target's owner only (all its targets are one side's)
-    if event.type == "ping":
-        return state is not None and all(
-            state.ship(item["target"]).side == seat for item in d["detections"]
-        )
-    if event.type == "fire_resolved" and any(shot.get("cancelled") for shot in d["shots"]):
-        if state is None:
-            raise ValueError("a cancelled shot needs the state to know whose it was")
-        return not any(_hidden_shot(shot, seat, state) for shot in d["shots"])
+    policy, d = event.body.secrecy, event.data
+    match policy:
+        case OwnerSide():
+            return bool(d.get(policy.owner) == seat)
+        case OwnerShip():
+            if state is None:
+                raise ValueError(f"{event.type} needs the state to know the ship's side")
+            return state.ship(d[policy.owner]).side == seat
+        case TargetOnly():
+            return state is not None and all(
+                state.ship(item[policy.owner]).side == seat for item in d[policy.items]
+            )
+        case ShotsHiddenWhen():
+            shots = d[policy.items]
+            if not any(shot.get(policy.flag) for shot in shots):
+                return True
+            if state is None:
+                raise ValueError(f"{event.type}: a {policy.flag} shot needs the state")
+            return not any(_hidden_shot(shot, seat, state) for shot in shots)
     return True
 
 
 def _hidden_shot(shot: Any, seat: str, state: GameState) -> bool:
-    """A declared shot that did not fire (its crew dumped the core or abandoned ship since) is
-    its owner's secret: it would tell the other side that a hidden ship had the target in arc
-    and range (RULES §7)."""
-    return bool(shot.get("cancelled")) and state.ship(shot["ship"]).side != seat
+    """A shot the event's declaration keeps from ``seat``: one of the other side's that did not
+    fire (its crew dumped the core or abandoned ship since), which would tell that a hidden ship
+    had the target in arc and range (RULES §7)."""
+    hidden = any(shot.get(flag) for flag in _HIDDEN_WHEN)
+    return hidden and state.ship(shot["ship"]).side != seat
 
 
 def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
-    """The event as ``seat`` receives it: in full, or with ``"redacted": true`` and public data."""
+    """The event as ``seat`` receives it: in full, or with ``"redacted": true`` and public data
+    (a stub), or without the parts that are not the seat's (not marked)."""
     _check_seat(seat)
     out = event.to_dict()
     if seat == "referee":
         return out
-    d = event.data
-    if event.type in _OWNED_BY_SIDE and d.get("side") != seat:
-        stub = {"side": d["side"]}
-        if "window" in d:
-            stub["window"] = d["window"]
-        return {**out, "data": stub, "redacted": True}
-    if event.type in _OWNED_BY_SHIP and state.ship(d["ship"]).side != seat:
-        return {
-            **out,
-            "data": {"ship": d["ship"], "drift": d.get("drift", False)},
-            "redacted": True,
-        }
-    if event.type == "ping":
-        detections = []
-        for item in d["detections"]:
-            if state.ship(item["target"]).side == seat:
-                detections.append(dict(item))
-            else:
-                detections.append({k: v for k, v in item.items() if k not in _TARGET_ONLY})
-        return {**out, "data": {**d, "detections": detections}}
-    if event.type == "fire_resolved" and any(_hidden_shot(x, seat, state) for x in d["shots"]):
-        shots = [dict(x) for x in d["shots"] if not _hidden_shot(x, seat, state)]
-        return {**out, "data": {**d, "shots": shots}}
+    policy, d = event.body.secrecy, event.data
+    match policy:
+        case OwnerSide() if d.get(policy.owner) != seat:
+            return {**out, "data": {k: d[k] for k in policy.stub if k in d}, "redacted": True}
+        case OwnerShip() if state.ship(d[policy.owner]).side != seat:
+            stub = {k: d.get(k, absent) for k, absent in policy.stub}
+            return {**out, "data": stub, "redacted": True}
+        case TargetOnly():
+            items = [
+                dict(item)
+                if state.ship(item[policy.owner]).side == seat
+                else {k: v for k, v in item.items() if k not in _TARGET_ONLY}
+                for item in d[policy.items]
+            ]
+            return {**out, "data": {**d, policy.items: items}}
+        case ShotsHiddenWhen() if any(_hidden_shot(x, seat, state) for x in d[policy.items]):
+            shots = [dict(x) for x in d[policy.items] if not _hidden_shot(x, seat, state)]
+            return {**out, "data": {**d, policy.items: shots}}
     return out
 
 

@@ -1,7 +1,8 @@
 """Setting a game up: the roster, the designs it keeps its own copies of, the table.
 
 A game's log starts with one public ``game_started`` event carrying all of it, so the log alone
-(plus the seed) rebuilds the game, and changing a preset never changes a game already played.
+(plus the seed) rebuilds the game, and changing a preset never changes a game already played;
+``start_state`` is the state that event sets up, where every replay begins.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import events as ev
 from app.rules.designs import Design, preset
 from app.rules.errors import InvalidCommand
 from app.rules.events import Event
 from app.rules.geometry import Table, Zone
 from app.rules.movement import Movement
 from app.rules.scenarios import PRESET_SCENARIOS, Scenario, default_zones
-from app.rules.state import RULES_VERSION, SIDES
+from app.rules.state import DEPLOY, RULES_VERSION, SIDES, GameState, Phase, ShipState, SystemState
 
 MOVEMENTS = tuple(Movement)
 DEFAULT_TURN_LIMIT = 12
@@ -128,3 +130,33 @@ def _design_key(designs: dict[str, dict[str, Any]], design: Design) -> str:
         key = f"{design.id}~{n}"
     designs[key] = {**data, "id": key} if key != design.id else data
     return key
+
+
+def start_state(event: Event) -> GameState:
+    """The state a ``game_started`` event sets up: roster, designs, table; deployment next."""
+    b = event.body
+    if not isinstance(b, ev.GameStarted):
+        raise ValueError(f"a game's log starts with game_started, not {event.type}")
+    designs = {k: Design.from_dict(v) for k, v in b.designs.items()}
+    ships = []
+    for s in b.ships:
+        design = designs[s.design]
+        systems = tuple(SystemState(spec.id, spec.type) for spec in design.all_systems())
+        ships.append(ShipState(s.id, s.name, s.side, s.design, systems))
+    return GameState(
+        game_id=b.game_id,
+        rules_version=b.rules_version,
+        movement=b.movement,
+        table=Table(float(b.table.width), float(b.table.height)),
+        zones={
+            side: Zone(float(z.x0), float(z.y0), float(z.x1), float(z.y1))
+            for side, z in b.zones.items()
+        },
+        turn_limit=b.turn_limit,
+        ping_range=b.ping_range,
+        side_names=dict(b.side_names),
+        designs=designs,
+        ships=tuple(ships),
+        seq=event.seq,
+        phase=Phase(step=DEPLOY),
+    )

@@ -22,6 +22,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -43,7 +44,8 @@ from app.rules import (
 )
 from app.rules.designs import SystemSpec, preset
 from app.rules.dice import SeededDice, seed_commitment
-from app.rules.events import Event
+from app.rules.events import EVENT_TYPES, Event, EventBody
+from app.rules.events.secrecy import PUBLIC
 from app.rules.geometry import Vec
 from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
@@ -742,8 +744,21 @@ def test_hidden_facts_do_not_change_what_seats_receive(
     assert_same_public_trace(roaming, parked)
 
 
+@dataclass(frozen=True)
+class _ShipStationary(EventBody):
+    """The tell below: a public event type the rules do not have (registered for one test)."""
+
+    ship: str
+
+
 def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch) -> None:
     """Meta: an engine that says something extra when a ship stays put must fail property 5."""
+    # an event type must be declared (with its secrecy) and folded; this one is public
+    monkeypatch.setattr(_ShipStationary, "kind", "ship_stationary", raising=False)
+    monkeypatch.setattr(_ShipStationary, "secrecy", PUBLIC, raising=False)
+    monkeypatch.setitem(EVENT_TYPES, "ship_stationary", _ShipStationary)
+    evolve_module = importlib.import_module("app.rules.evolve")
+    monkeypatch.setitem(evolve_module._HANDLERS, _ShipStationary, lambda state, body, e: state)
     decide_module = importlib.import_module("app.rules.builder")
 
     emit = decide_module.Builder.emit
