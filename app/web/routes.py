@@ -389,7 +389,7 @@ async def _controls(reading: Reading, view: Mapping[str, Any]) -> dict[str, Any]
     deploy form's key — the seq that asked for this deployment, so that it survives the other
     side's deployment and a rewind that voided ours asks under a new key."""
     gid = view["game_id"]
-    deploy = "deploy" in view["phase"]["legal"]["commands"]
+    deploy = Deploy.type in view["phase"]["legal"]["commands"]
     return {
         "boundaries": await reading.command_boundaries(gid) if view["you"] == "referee" else [],
         "deploy_idem": f"web-deploy-{await reading.deployment_asked(gid)}" if deploy else None,
