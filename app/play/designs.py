@@ -126,8 +126,8 @@ def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if row.type in ("screen", "ftl"):
         return out  # a share of the TMF: see mass_rule
-    if row.type == "sensors":
-        for grade in T.SENSOR_GRADES:
+    if row.grades:
+        for grade in row.grades:
             mass = T.system_mass(row.type, 0, grade=grade)
             out.append(
                 {"grade": grade, "mass": mass, "points": T.system_cost(row.type, mass, grade=grade)}
@@ -183,8 +183,8 @@ def system_row(row: T.SystemType) -> dict[str, Any]:
         "weak_arc_mass": _weak_arc_mass(row),
         "modes": list(row.modes),
         "fields": list(row.fields),
-        "levels": [1, 2] if row.type == "screen" else [],
-        "grades": list(T.SENSOR_GRADES) if row.type == "sensors" else [],
+        "levels": list(row.levels),
+        "grades": list(row.grades),
         "fixed_mass": row.fixed_mass,
         "fixed_cost": row.fixed_cost,
         "cost_per_mass": None if row.fixed_cost is not None else row.cost_per_mass,

@@ -240,10 +240,10 @@ def new_system(draft: Draft, system_type: str) -> SystemDraft:
     if row.classes:
         above_one = [c for c in row.classes if c > 1]
         spec.cls = str(above_one[0] if row.all_arcs and above_one else row.classes[0])
-    if system_type == "screen":
-        spec.level = "1"
-    if system_type == "sensors":
-        spec.grade = next(iter(SENSOR_GRADES))
+    if row.levels:
+        spec.level = str(row.levels[0])
+    if row.grades:
+        spec.grade = next(iter(row.grades))
     return spec
 
 
