@@ -62,6 +62,13 @@ class Callers:
             raise E.WrongGame("this token belongs to another game")
         return Caller(read.seat.side, token_hash=tokens.digest(token))
 
+    def sender(self, read: GameRead, token: str | None) -> Caller:
+        """The caller of a game command: a player's seat, or refused with the reason."""
+        caller = self.identify(read, token, write=True)
+        if not caller.player:
+            raise E.Forbidden("the referee and spectators do not send game commands")
+        return caller
+
     async def seat_named(self, conn: AsyncConnection, token: str) -> S.TokenSeat:
         """The live seat a seat token names, in whichever game (a seat link re-entered on
         another device)."""

@@ -106,6 +106,15 @@ class Reading:
             _, caller, _ = await self._read(conn, game_id, token, with_state=False)
             return caller
 
+    async def sender(self, game_id: str, token: str | None) -> Caller:
+        """Who would send a command with this token (refused as ``Commands.command`` would
+        refuse it): for a door that must say so before it says what is wrong with the command."""
+        async with self.db.read() as conn:
+            read = await Q.read_game(conn, game_id, token_hash(token), None)
+            if read is None:
+                raise E.UnknownGame(f"there is no game {game_id!r}")
+            return self.callers.sender(read, token)
+
     async def seq_for(self, game_id: str, token: str | None, seat: str) -> int:
         """The game's last seq, re-checking that the token still names ``seat``."""
         async with self.db.read() as conn:

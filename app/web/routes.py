@@ -643,8 +643,8 @@ async def act(
         try:
             body = command_from_form(form)
         except E.Invalid:
-            # who may not see the game hears that, not what is wrong with the form
-            await reading.caller(game_id, token)
+            # who may not send commands hears that, not what is wrong with the form
+            await reading.sender(game_id, token)
             raise
         await commands.command(game_id, token, body, _field(form, "idem") or None)
     except (E.Problem, RulesError) as error:

@@ -806,3 +806,25 @@ async def test_a_stale_form_is_told_the_game_moved_on(
         assert r.status_code == 409, r.text
         assert "moved on" in element(r.text, "action-error"), element(r.text, "action-error")
         assert await state_of(client, game) == before
+
+
+async def test_a_seat_that_may_not_send_commands_hears_so_before_any_form_error(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """The door reads no view before a command, so a malformed form is found first; who may not
+    send commands (a spectator, the referee) is still told that, not what the form lacks."""
+    game = await create_game(client, {"scenario": "duel", "spectators": True})
+    before = await state_of(client, game)
+    spectator = new_browser()
+    page = (await spectator.page(game.id)).text
+    assert "Spectator" in page
+    r = await spectator.form(f"/games/{game.id}/act", {"type": "deploy", "x_a1": "zz"})
+    assert r.status_code == 401, r.text[:300]
+    assert "must be a number" not in r.text
+    referee = new_browser()
+    assert (await referee.form("/referee/login", {"token": ADMIN})).status_code == 303
+    await referee.page(game.id)
+    r = await referee.form(f"/games/{game.id}/act", {"type": "deploy", "x_a1": "zz"})
+    assert r.status_code == 403, r.text[:300]
+    assert "must be a number" not in r.text
+    assert await state_of(client, game) == before
