@@ -19,7 +19,9 @@ def full_for(event: Event, state: GameState) -> str:
 
 
 def event_values(event: Event, state: GameState, ends: bool = True) -> dict[str, Any]:
-    """An events row's columns (besides ``game_id``), ``state`` being the state after it."""
+    """An events row's columns (besides ``game_id``). ``state``: the game's state after the
+    command that caused it — who receives an event in full depends only on which side owns
+    which ship, and that never changes in a game (``fog.visible``)."""
     return {
         "seq": event.seq,
         "turn": event.turn,

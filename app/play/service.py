@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from app.play.callers import Callers
 from app.play.commands import Commands
 from app.play.lobby import Lobby
-from app.play.logbook import full_for
 from app.play.reading import Reading
 from app.play.referee import Referee
 from app.rules import DiceSource, SeededDice
@@ -28,7 +27,7 @@ from app.store.cache import StateCache
 from app.store.db import Database
 from app.store.queries import GameHead
 
-__all__ = ["GameService", "PlayOptions", "full_for"]
+__all__ = ["GameService", "PlayOptions"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,6 @@ def preset_designs() -> Mapping[str, Design]:
 class GameService:
     def __init__(self, db: Database, options: PlayOptions) -> None:
         self.db = db
-        self.options = options
         # parsed states of this process, valid only at the seq they were committed at
         self.states = StateCache()
         self.callers = Callers(options.admin_token)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.play.service import full_for
+from app.play.logbook import full_for
 from tests.rules.golden_runner import GOLDEN_DIR, load, play
 from tests.rules.test_properties import cancelled_shot_game
 from tests.web import api_view, create_game, deploy_body, send

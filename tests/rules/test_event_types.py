@@ -233,3 +233,20 @@ def test_a_status_or_step_given_as_its_enum_member_is_logged_as_its_plain_string
     body = claimed.body
     assert isinstance(body, SeatClaimed) and type(body.side) is str
     assert type(claimed.data["side"]) is str and claimed.data == {**data, "side": "A"}
+
+
+@pytest.mark.parametrize("movement", ["cinematic", "vector"])
+def test_who_receives_an_event_in_full_is_the_same_against_any_later_state(movement: str) -> None:
+    """The command room stores each event's ``full_for`` against the state after the whole
+    command, not after the event: that holds only while an event's secrecy reads nothing that
+    changes during a game (the ships' sides). A secrecy that read a position or a reveal would
+    fail here."""
+    from app.play.logbook import full_for
+    from app.rules.evolve import start_state
+
+    for seed in range(4):
+        final, log = random_game(random.Random(seed), "skirmish", movement=movement)
+        state = start_state(log[0])
+        for event in log[1:]:
+            state = evolve(state, event)
+            assert full_for(event, state) == full_for(event, final), (seed, event.type)

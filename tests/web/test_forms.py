@@ -828,3 +828,16 @@ async def test_a_seat_that_may_not_send_commands_hears_so_before_any_form_error(
     assert r.status_code == 403, r.text[:300]
     assert "must be a number" not in r.text
     assert await state_of(client, game) == before
+
+
+async def test_a_browser_with_no_seat_is_told_so_in_the_pages_words(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """No seat cookie, a well-formed form: the page says what a page would (no spectators here,
+    take a seat), never how to send an HTTP header."""
+    game = await create_game(client, {"scenario": "duel", "spectators": False})
+    stranger = new_browser()
+    await stranger.get("/")  # a CSRF cookie, no seat
+    r = await stranger.form(f"/games/{game.id}/act", {"type": "resign", "confirm": "on"})
+    assert r.status_code == 401, r.text[:300]
+    assert "Authorization" not in r.text and "no spectators" in r.text, r.text[:500]
