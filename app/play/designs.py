@@ -124,7 +124,7 @@ def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     per class and arc count (adjacent arcs, and non-adjacent where that is possible) for
     weapons, per grade for sensors, the fixed ones once. Weak arcs: ``weak_arc_mass``."""
     out: list[dict[str, Any]] = []
-    if row.type in ("screen", "ftl"):
+    if row.tmf_share:
         return out  # a share of the TMF: see mass_rule
     if row.grades:
         for grade in row.grades:

@@ -68,6 +68,7 @@ class SystemType:
     extra_arc: Mapping[int, Fraction] = field(default_factory=dict)
     fixed_mass: int | None = None
     mass_of: MassRule | None = None  # the mass when it is not ``fixed_mass``
+    tmf_share: bool = False  # its mass is a share of the design's TMF (no fixed list)
     fixed_cost: int | None = None
     cost_per_mass: int = 3
     damage: str | None = None  # damage path (weapons)

@@ -54,6 +54,7 @@ SUPPORT_ROWS: tuple[SystemType, ...] = (
         cost_rule="3 × mass",
         arcs_rule="none",
         mass_of=lambda fit: screen_mass(fit.level, fit.design_mass),
+        tmf_share=True,
         levels=(1, 2),
     ),
     SystemType(
@@ -121,6 +122,7 @@ SUPPORT_ROWS: tuple[SystemType, ...] = (
         cost_rule="2 × mass",
         arcs_rule="none",
         mass_of=lambda fit: ftl_mass(fit.design_mass),
+        tmf_share=True,
         cost_per_mass=2,
         max_per_ship=1,
         decisions=("10% of TMF and 2 points per mass (Fleet Book practice)",),
