@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Awaitable
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Header, Query, Request
@@ -23,6 +23,8 @@ from app.live.hub import Hub
 from app.play.errors import Invalid, Problem, Unauthorized
 from app.play.presence import SHOWN_SEATS
 from app.problems import documented
+
+T = TypeVar("T")
 
 router = APIRouter(tags=["games"])
 pages = APIRouter(include_in_schema=False)  # the game page's hint stream (cookie seat)
@@ -52,6 +54,16 @@ class Heartbeat:
             return False
         self.last = now
         return True
+
+
+async def settled(call: Awaitable[T]) -> T:
+    """A stream's database call, run to its end even if the client leaves meanwhile: cancelled
+    halfway, its transaction would be thrown away still open (on SQLite, holding the write lock
+    that every command then waits for). The calls are short; a leaving client is noticed at the
+    stream's next wait."""
+    with anyio.CancelScope(shield=True):
+        result = await call
+    return result
 
 
 def _start(last_event_id: str | None, after: int | None) -> int:
@@ -117,16 +129,18 @@ async def stream(
 
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = start
-        conn = await presence.open(game_id, caller.seat, "stream")
+        conn = await settled(presence.open(game_id, caller.seat, "stream"))
         if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
             hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
                 if beat.due():
-                    await presence.beat(conn)
+                    await settled(presence.beat(conn))
                 try:
-                    items, _ = await reading.events_for_token(game_id, token, caller.seat, last)
+                    items, _ = await settled(
+                        reading.events_for_token(game_id, token, caller.seat, last)
+                    )
                 except Problem:
                     return  # the token was revoked (seat replaced): end the stream
                 for item in items:
@@ -139,8 +153,7 @@ async def stream(
                 await sub.wait(settings.stream_recheck)
         finally:
             hub.unsubscribe(sub)
-            with anyio.CancelScope(shield=True):  # the client left: still record it
-                await presence.close(conn)
+            await settled(presence.close(conn))  # the client left: still record it
             if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
                 hub.poke(game_id)
 
@@ -170,16 +183,16 @@ async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> Ev
     async def hints() -> AsyncIterator[dict[str, Any]]:
         last = -1
         here: frozenset[str] | None = None
-        conn = await presence.open(game_id, caller.seat, "page")
+        conn = await settled(presence.open(game_id, caller.seat, "page"))
         if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
             hub.poke(game_id, opener=sub)
         beat = Heartbeat(settings.stream_recheck)
         try:
             while True:
                 if beat.due():
-                    await presence.beat(conn)
+                    await settled(presence.beat(conn))
                 try:
-                    seq = await reading.seq_for(game_id, token, caller.seat)
+                    seq = await settled(reading.seq_for(game_id, token, caller.seat))
                 except Problem:
                     yield {"event": "revoked", "data": "this seat's token was replaced"}
                     return
@@ -188,7 +201,7 @@ async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> Ev
                     yield {"event": "seq", "data": str(seq), "id": str(seq)}
                 # who is connected is public (every page shows it): "presence" has the page
                 # refresh its status block when it changed, without waiting for a game event
-                now = await reading.connected(game_id)
+                now = await settled(reading.connected(game_id))
                 if here is not None and now != here:
                     yield {"event": "presence", "data": ",".join(sorted(now)) or "-"}
                 here = now
@@ -197,8 +210,7 @@ async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> Ev
                 await sub.wait(settings.stream_recheck)
         finally:
             hub.unsubscribe(sub)
-            with anyio.CancelScope(shield=True):  # the client left: still record it
-                await presence.close(conn)
+            await settled(presence.close(conn))  # the client left: still record it
             if caller.seat in SHOWN_SEATS:  # a spectator arriving wakes nobody
                 hub.poke(game_id)
 
