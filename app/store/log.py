@@ -13,6 +13,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.store.models import EventRow
 
 events = cast(sa.Table, EventRow.__table__)
+# a ``Logged`` row's columns, in its fields' order
+LOGGED_COLUMNS = (
+    events.c.seq,
+    events.c.turn,
+    events.c.type,
+    events.c.data,
+    events.c.voided,
+    events.c.ends_command,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,16 +39,7 @@ class Logged:
 async def whole_log(conn: AsyncConnection, game_id: str) -> list[Logged]:
     """Every event of the game, voided ones included, in order."""
     rows = await conn.execute(
-        sa.select(
-            events.c.seq,
-            events.c.turn,
-            events.c.type,
-            events.c.data,
-            events.c.voided,
-            events.c.ends_command,
-        )
-        .where(events.c.game_id == game_id)
-        .order_by(events.c.seq)
+        sa.select(*LOGGED_COLUMNS).where(events.c.game_id == game_id).order_by(events.c.seq)
     )
     return [
         Logged(seq, turn, kind, data, bool(voided), bool(ends))
@@ -50,14 +50,7 @@ async def whole_log(conn: AsyncConnection, game_id: str) -> list[Logged]:
 async def logged(conn: AsyncConnection, game_id: str, seq: int) -> Logged | None:
     row = (
         await conn.execute(
-            sa.select(
-                events.c.seq,
-                events.c.turn,
-                events.c.type,
-                events.c.data,
-                events.c.voided,
-                events.c.ends_command,
-            ).where(events.c.game_id == game_id, events.c.seq == seq)
+            sa.select(*LOGGED_COLUMNS).where(events.c.game_id == game_id, events.c.seq == seq)
         )
     ).first()
     if row is None:
