@@ -42,7 +42,7 @@ def render_markdown() -> str:
         "hand (a test fails when this file and the table differ). Ranges are in mu; "
         "*decision* marks a value the compendium does not give, chosen by the project.",
         "",
-        "## Weapons (compendium C1)",
+        "## Weapons (compendium C1; the direct-fire submunition rack of C2.1)",
         "",
         "| system | § | classes | mass | cost | arcs | range bands and dice | damage | screens "
         "| project decisions |",
@@ -58,6 +58,7 @@ def render_markdown() -> str:
         arcs = r.arcs_rule + (weak_rule if r.weak_arcs else "")
         bands = "<br>".join(_profile_text(r))
         target = " Names a target system." if r.targets_system else ""
+        target += " Fires once per game, then is spent." if r.once_per_game else ""
         screens = "reduce hits" if r.screens else "ignored"
         out.append(
             f"| {r.label} (`{r.type}`) | {r.section} | {classes} | {r.mass_rule} | {r.cost_rule} "

@@ -73,6 +73,7 @@ class SystemRowOut(_Out):
     damage_path: str | None = Field(description="how its hits become damage, in words")
     screens: bool = Field(description="the target's screens reduce its hits")
     targets_system: bool = Field(description="a shot names a target system")
+    once_per_game: bool = Field(description="spent for the rest of the game once fired (racks)")
     emp_vulnerable: bool
     max_per_ship: int | None
     pending: str | None = Field(description="what does not happen in battle yet, and why")

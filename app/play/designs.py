@@ -193,6 +193,7 @@ def system_row(row: T.SystemType) -> dict[str, Any]:
         "damage_path": T.DAMAGE_PATHS[row.damage] if row.damage else None,
         "screens": row.screens,
         "targets_system": row.targets_system,
+        "once_per_game": row.once_per_game,
         "emp_vulnerable": row.type in T.EMP_VULNERABLE,
         "max_per_ship": row.max_per_ship,
         "pending": row.pending,

@@ -71,12 +71,16 @@ def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
 
 
 def ready_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
-    """Working weapons not yet fired this game turn and not offline after a mode switch (all
-    public facts: a switch is announced, so who a fire window waits for may use it)."""
+    """Working weapons not yet fired this game turn, not spent for the game (a fired rack) and
+    not offline after a mode switch (all public facts: a switch is announced and a rack is seen
+    to fire, so who a fire window waits for may use them)."""
     return tuple(
         w
         for w in weapon_specs(state, ship)
-        if ship.system(w.id).working and w.id not in ship.fired and not offline(state, ship, w.id)
+        if ship.system(w.id).working
+        and w.id not in ship.fired
+        and w.id not in ship.spent
+        and not offline(state, ship, w.id)
     )
 
 

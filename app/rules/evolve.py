@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from app.rules import events as ev
+from app.rules.capabilities import spec_of
 from app.rules.events import Event, EventBody, UnknownEventType
 from app.rules.game import start_state
 from app.rules.geometry import Vec
@@ -40,6 +41,7 @@ from app.rules.state import (
     SystemStatus,
     other_side,
 )
+from app.rules.weapons import once_per_game
 
 NEW_TURN = Step.NEW_TURN  # transient: the turn has ended, the next one (or the finish) is due
 
@@ -268,9 +270,16 @@ def _fire_resolved(state: GameState, b: ev.FireResolved, e: Event) -> GameState:
         if shot.cancelled:
             continue
 
-        def fired(s: ShipState, weapon: str = shot.weapon, target: str = shot.target) -> ShipState:
+        # a rack fires once a game (C2.1): spent from this volley on, for all to see
+        firer = state.ship(shot.ship)
+        once = once_per_game(spec_of(state.design_of(firer), shot.weapon))
+
+        def fired(
+            s: ShipState, weapon: str = shot.weapon, target: str = shot.target, once: bool = once
+        ) -> ShipState:
             locks = s.locks if target in s.locks else (*s.locks, target)
-            return replace(s, fired=s.fired | {weapon}, locks=locks)
+            spent = s.spent | {weapon} if once else s.spent
+            return replace(s, fired=s.fired | {weapon}, locks=locks, spent=spent)
 
         state = _ship(state, shot.ship, fired)
     step = AFTER_PING if state.phase.pinged == "before_move" else VOLLEY_DONE

@@ -268,6 +268,12 @@ def _declared_weapon(
         weapon = None
     if weapon is None or not is_weapon(weapon):
         raise UnknownWeapon(f"{ship.name} has no weapon {shot.weapon!r}")
+    # spent first: a spent rack stays spent whatever its state
+    if weapon.id in ship.spent:
+        raise WeaponSpent(
+            f"{ship.name}'s {SYSTEMS[weapon.type].label} {weapon.id} is spent: it fired earlier "
+            "in the game, and a rack fires once per game"
+        )
     if not ship.system(weapon.id).working:
         raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
     if weapon.id in ship.fired:

@@ -286,6 +286,8 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
         "systems": [
             {"id": s.id, "type": s.type, "status": s.status}
             | ({"beyond_repair": True} if s.beyond_repair else {})
+            # a fired rack is spent for the game; firing is public, so is this (C2.1)
+            | ({"spent": True} if s.id in ship.spent else {})
             for s in ship.systems
         ],
         # a multi-mode weapon's mode and offline turns are ship condition, public (RULES §6)
@@ -360,6 +362,9 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
             entry["offline_until"] = ship.offline.get(spec.id)
         if SYSTEMS[spec.type].targets_system:
             entry["targets_system"] = True
+        if SYSTEMS[spec.type].once_per_game:
+            entry["once_per_game"] = True
+            entry["spent"] = spec.id in ship.spent
         weapons.append(entry)
     return {
         "position": ship.position.to_dict() if ship.position else None,

@@ -53,6 +53,7 @@ def _ship_to_dict(s: ShipState) -> dict[str, Any]:
         "hull_lost": s.hull_lost,
         "armour_lost": s.armour_lost,
         "fired": sorted(s.fired),
+        "spent": sorted(s.spent),
         "locks": list(s.locks),
         "out_of_control": s.out_of_control,
         "life_support_turns": s.life_support_turns,
@@ -94,6 +95,8 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
         hull_lost=d["hull_lost"],
         armour_lost=d["armour_lost"],
         fired=frozenset(d["fired"]),
+        # absent from snapshots written before submunition racks
+        spent=frozenset(d.get("spent", ())),
         locks=tuple(d["locks"]),
         out_of_control=d["out_of_control"],
         life_support_turns=d["life_support_turns"],

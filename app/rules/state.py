@@ -165,6 +165,7 @@ class ShipState:
     hull_lost: int = 0
     armour_lost: int = 0
     fired: frozenset[str] = frozenset()  # weapon ids fired this game turn
+    spent: frozenset[str] = frozenset()  # one-use weapons fired this game: never again (public)
     locks: tuple[str, ...] = ()  # targets engaged this turn, one per fire control
     out_of_control: int = 0  # turns left; 0 = in control
     life_support_turns: int | None = None  # turns until the damaged life support fails

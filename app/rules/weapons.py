@@ -55,6 +55,11 @@ def damage_path(spec: SystemSpec) -> str:
     return path
 
 
+def once_per_game(spec: SystemSpec) -> bool:
+    """Whether the weapon is spent for the rest of the game once it has fired (C2.1 racks)."""
+    return SYSTEMS[spec.type].once_per_game
+
+
 def screens_apply(spec: SystemSpec) -> bool:
     """Whether the target's screens count against this weapon (C1.i default: they do)."""
     return SYSTEMS[spec.type].screens

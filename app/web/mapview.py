@@ -114,7 +114,9 @@ def _arcs(ship: Mapping[str, Any], cx: float, cy: float) -> list[dict[str, Any]]
     they fire at, drawn fainter)."""
     out = []
     for w in ship.get("weapons", []):
-        working = w["status"] == "ok" and not w["fired"] and not w.get("offline")
+        working = (
+            w["status"] == "ok" and not w["fired"] and not w.get("offline") and not w.get("spent")
+        )
         for arcs, bands, weak in (
             (w["arcs"], w["bands"], False),
             (w.get("weak_arcs", ()), w.get("weak_bands", ()), True),

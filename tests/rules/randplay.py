@@ -495,22 +495,26 @@ def random_design(rng: random.Random, name: str, weapons: Sequence[str] | None =
     stealth = rng.choice((0, 0, 1, 2))
     armour = rng.randint(0, 4)
     thrust = rng.randint(2, 6)
-    for mass in range(20, 301):
-        hull = max((mass + 9) // 10, mass * 3 // 10)
-        design = Design(
-            id=name,
-            name=name.title(),
-            hull_class="random",
-            mass=mass,
-            thrust=thrust,
-            hull=hull,
-            hull_rows=rows,
-            armour=armour,
-            systems=tuple(systems),
-            stealth=stealth,
-        )
-        if not design.problems():
-            return design
+    # heavy weapons with every share-of-TMF system may need more than the largest hull: then
+    # the same weapons without the optional systems (a few seeds in a thousand)
+    weapons_only = [s for s in systems if s.type == "fire_control" or s.type in WEAPON_TYPES]
+    for fitted in (systems, weapons_only):
+        for mass in range(20, 301):
+            hull = max((mass + 9) // 10, mass * 3 // 10)
+            design = Design(
+                id=name,
+                name=name.title(),
+                hull_class="random",
+                mass=mass,
+                thrust=thrust,
+                hull=hull,
+                hull_rows=rows,
+                armour=armour,
+                systems=tuple(fitted),
+                stealth=stealth,
+            )
+            if not design.problems():
+                return design
     raise AssertionError(f"no mass fits {systems}: {design.problems()}")
 
 

@@ -122,6 +122,11 @@ PRESET_EXPECTED = {
     #   points 90 + hull 24×1.5=36 + armour 12 + drive 36 + fc 12 + weapons (9+3+5+2+1)×3=60
     #          + screen 15 + pds 9 + ecm 20 + FTL 18 = 308
     "graser_cruiser": (90, 90, 308),
+    # strike frigate, TMF 30, thrust 6: drive 9.
+    #   mass   9 + hull 10 + armour 2 + fc 2 + submunition racks 3 × 1 + class-2 (3 adjacent
+    #          arcs) 2 + class-1 1 + pds 1 = 30
+    #   points 30 + hull 20 + armour 4 + drive 18 + fc 8 + weapons (3+2+1)×3=18 + pds 3 = 101
+    "strike_frigate": (30, 30, 101),
 }
 
 
@@ -830,6 +835,7 @@ TABLE_CASES = [
     (SystemSpec("w", "fusion_torpedo", arcs=("F",)), (4, 12)),
     (SystemSpec("w", "multi_fusion", arcs=("F",), mode="flare"), (5, 15)),
     (SystemSpec("w", "meson", arcs=("FP", "F", "FS")), (6, 18)),
+    (SystemSpec("w", "submunitions", arcs=("F",)), (1, 3)),  # decision: 1 mass, 3 per mass
     (SystemSpec("s", "fire_control"), (1, 4)),
     (SystemSpec("s", "pds"), (1, 3)),
     (SystemSpec("s", "adfc"), (2, 8)),

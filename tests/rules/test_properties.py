@@ -22,7 +22,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -50,7 +50,7 @@ from app.rules.geometry import Vec
 from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
-from app.rules.systems import WEAPON_TYPES
+from app.rules.systems import SYSTEMS, WEAPON_TYPES
 from tests.rules.golden_runner import GOLDEN_DIR, load, setup_from
 from tests.rules.helpers import (
     beam,
@@ -575,6 +575,18 @@ def check_conservation(event: Event, before: GameState, after: GameState) -> Non
         assert new.hull_lost >= old.hull_lost, f"{where}: hull_lost went down"
         assert new.armour_lost >= old.armour_lost, f"{where}: armour_lost went down"
         assert new.status in STATUS_NEXT[old.status], f"{where}: {old.status} -> {new.status}"
+        # a rack fires once per game (C2.1): spent only grows, only racks are spent, and a
+        # spent rack never fires again
+        assert new.spent >= old.spent, f"{where}: spent went from {old.spent} to {new.spent}"
+        kinds = {s.id: s.type for s in new.systems}
+        assert all(SYSTEMS[kinds[w]].once_per_game for w in new.spent), f"{where}: {new.spent}"
+        if event.type == "fire_resolved":
+            again = {
+                shot["weapon"]
+                for shot in event.data["shots"]
+                if shot["ship"] == new.id and not shot.get("cancelled")
+            } & old.spent
+            assert not again, f"{where}: spent {sorted(again)} fired again"
         for s_old, s_new in zip(old.systems, new.systems, strict=True):
             a, b = STATUS_ORDER[s_old.status], STATUS_ORDER[s_new.status]
             if b < a:
@@ -632,6 +644,25 @@ def test_conservation_check_tells_repairs_from_resurrections() -> None:
     e6, healed = fold(damaged, "damage", {"ship": "a1", "armour_lost": 0, "hull_lost": -1})
     with pytest.raises(AssertionError, match="hull_lost went down"):
         check_conservation(e6, damaged, healed)
+
+
+def test_conservation_check_catches_a_spent_rack_firing_again() -> None:
+    """Meta: property 3's rack rule on the golden scenario's state after its racks fired."""
+    from tests.rules.test_submunitions import _cut, _index
+
+    spent = _cut(_index('"window": 15') + 1)
+    assert spent.ship("a1").spent == {"rack-1", "rack-2", "rack-3"}
+    shot = {"ship": "a1", "weapon": "rack-1", "target": "b1", "cancelled": True}
+    data = {"window": spent.seq, "shots": [shot], "rolls": []}
+    quiet = Event(spent.seq + 1, spent.turn, "fire_resolved", data)
+    check_conservation(quiet, spent, spent)  # a cancelled shot fires nothing
+    del shot["cancelled"]
+    again = Event(spent.seq + 1, spent.turn, "fire_resolved", data)
+    with pytest.raises(AssertionError, match="fired again"):
+        check_conservation(again, spent, spent)
+    restocked = replace(spent, ships=tuple(replace(s, spent=frozenset()) for s in spent.ships))
+    with pytest.raises(AssertionError, match="spent went from"):
+        check_conservation(quiet, spent, restocked)
 
 
 # -- 4. liveness ---------------------------------------------------------------------------------

@@ -252,6 +252,26 @@ _SHOWCASE: tuple[Design, ...] = (
             SystemSpec("ftl-1", "ftl"),
         ),
     ),
+    # submunition racks (C2.1): three one-shot racks across the fore arcs for one close pass
+    Design(
+        id="strike_frigate",
+        name="Strike Frigate",
+        hull_class="strike frigate",
+        mass=30,
+        thrust=6,
+        hull=10,
+        armour=2,
+        systems=(
+            SystemSpec("fc-1", "fire_control"),
+            SystemSpec("fc-2", "fire_control"),
+            SystemSpec("rack-1", "submunitions", arcs=("F",)),
+            SystemSpec("rack-2", "submunitions", arcs=("FP",)),
+            SystemSpec("rack-3", "submunitions", arcs=("FS",)),
+            _beam("beam-1", 2, *_FORE),
+            _beam("beam-2", 1),
+            SystemSpec("pds-1", "pds"),
+        ),
+    ),
 )
 
 PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in _PRESETS + _SHOWCASE})

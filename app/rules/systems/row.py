@@ -75,6 +75,7 @@ class SystemType:
     fire: FireRule | None = None  # the firing profile by class and mode (weapons)
     screens: bool = False  # the target's screens reduce its hits
     targets_system: bool = False  # a shot names a target system (needles)
+    once_per_game: bool = False  # spent for the rest of the game once fired (C2.1 racks)
     modes: tuple[str, ...] = ()
     levels: tuple[int, ...] = ()  # the levels it comes in (screens)
     grades: Mapping[str, Grade] = field(default_factory=dict)  # the grades it is bought in

@@ -1,4 +1,5 @@
-"""The weapons of the systems table (compendium C1): one row per designable weapon type."""
+"""The weapons of the systems table (compendium C1, and the direct-fire rack of C2.1): one row per
+designable weapon type."""
 
 from __future__ import annotations
 
@@ -319,5 +320,25 @@ WEAPON_ROWS: tuple[SystemType, ...] = (
         fire=steady(FireBand(12.0, 6, True), FireBand(24.0, 3, True)),
         screens=True,
         decisions=("mass 6 for up to three adjacent arcs (a 'wide-angle' beam)",),
+    ),
+    _weapon(
+        type="submunitions",
+        label="submunition rack",
+        section="C2.1",
+        summary="3BD* at 0–6 mu, 2BD* at 6–12 mu, 1BD* at 12–18 mu; fires once per game",
+        mass_rule="1",
+        cost_rule="3 × mass",
+        arcs_rule="one arc",
+        max_arcs=1,
+        fixed_mass=1,
+        damage=STANDARD,
+        fire=steady(FireBand(6.0, 3, True), FireBand(12.0, 2, True), FireBand(18.0, 1, True)),
+        once_per_game=True,
+        decisions=(
+            "mass 1 and 3 points per mass, as Fleet Book practice prices a one-shot pack",
+            "one arc, chosen at design (an external rack points one way)",
+            "spent for the rest of the game once it has fired, and that is public (a fired rack "
+            "is seen to fire)",
+        ),
     ),
 )
