@@ -162,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         lifespan=_lifespan(settings),
     )
-    problems.install(app)
+    problems.install(app, page=web.problem_page, api=f"{API}/")
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
     for router in (games.router, invites.router, designs.router, referee.router, stream.router):
         app.include_router(router, prefix=API)

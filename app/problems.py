@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from email.message import Message as MimeHeader
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -155,11 +156,24 @@ class JsonGuard:
         await self.app(scope, replay, send)
 
 
-def install(app: FastAPI) -> None:
+# a refusal raised by a page's route outside its own handling, drawn for the browser:
+# (request, status, title, detail) -> the page
+PageOfProblem = Callable[[Request, int, str, str], Response]
+
+
+def install(app: FastAPI, page: PageOfProblem | None = None, api: str = "/api/") -> None:
+    """Problem+json for every refusal; with ``page``, a refusal on a path outside ``api`` (a
+    page form, a fragment) is drawn as a page instead, which a browser can show."""
     app.add_middleware(JsonGuard)
 
+    def for_pages(request: Request) -> PageOfProblem | None:
+        return None if page is None or request.url.path.startswith(api) else page
+
     @app.exception_handler(Problem)
-    async def _problem(_: Request, exc: Problem) -> JSONResponse:
+    async def _problem(request: Request, exc: Problem) -> Response:
+        draw = for_pages(request)
+        if draw is not None:
+            return draw(request, exc.status, exc.title, exc.detail)
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return problem_response(exc.body(), headers)
 
@@ -194,18 +208,16 @@ def install(app: FastAPI) -> None:
         )
 
     @app.exception_handler(DataError)
-    async def _unstorable(_: Request, exc: DataError) -> JSONResponse:
+    async def _unstorable(request: Request, exc: DataError) -> Response:
         # a value the database refuses (a NUL character in a free-form design or a path, a
         # number out of range): the client's input, and the transaction rolled back
         log.info("refused a value the database cannot store: %s", type(exc.orig).__name__)
-        return problem_response(
-            problem_body(
-                422,
-                "invalid_value",
-                "Invalid value",
-                "a value in this request cannot be stored (NUL characters, numbers out of range)",
-            )
-        )
+        title = "Invalid value"
+        detail = "a value in this request cannot be stored (NUL characters, numbers out of range)"
+        draw = for_pages(request)
+        if draw is not None:
+            return draw(request, 422, title, detail)
+        return problem_response(problem_body(422, "invalid_value", title, detail))
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, exc: Exception) -> JSONResponse:

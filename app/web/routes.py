@@ -114,6 +114,15 @@ async def csrf_failed_page(request: Request, error: Exception) -> Response:
     return _page(request, "message.html", {"title": error.title, "text": error.detail}, 403)
 
 
+def problem_page(request: Request, status: int, title: str, detail: str) -> Response:
+    """A refusal a page's route raised outside its own handling (a field no text may hold, a
+    value the database cannot store): a page saying what to fix, not a JSON body."""
+    if request.headers.get("HX-Request") == "true":
+        # a block's request: the whole page again shows the refusal's page instead of a block
+        return Response(status_code=status, headers={"HX-Refresh": "true", **NO_STORE})
+    return _page(request, "message.html", {"title": title, "text": detail}, status)
+
+
 # -- lobby -----------------------------------------------------------------------------------------
 MAX_SAVED_IN_LOBBY = 8
 

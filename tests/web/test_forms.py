@@ -841,3 +841,27 @@ async def test_a_browser_with_no_seat_is_told_so_in_the_pages_words(
     r = await stranger.form(f"/games/{game.id}/act", {"type": "resign", "confirm": "on"})
     assert r.status_code == 401, r.text[:300]
     assert "Authorization" not in r.text and "no spectators" in r.text, r.text[:500]
+
+
+async def test_a_text_no_field_may_hold_gets_a_page_not_json(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """A NUL in a page form's field (the join form's name, a seat link's token, the CSRF value)
+    is refused with a page that names the field; the API alone answers problem+json."""
+    game = await create_game(client, {"scenario": "duel"}, claim=())
+    browser = new_browser()
+    await browser.get(f"/join/{game.invites['B']}")
+    posts = [
+        (f"/join/{game.invites['B']}", {"name": "Bea\x00"}, "name"),
+        ("/seat", {"token": "x\x00y"}, "token"),
+        (f"/join/{game.invites['B']}", {"name": "Bea", "csrf": "\x00"}, "csrf"),
+    ]
+    for path, fields, named in posts:
+        r = await browser.form(path, fields)
+        assert r.status_code == 422, (path, r.status_code)
+        assert r.headers["content-type"].startswith("text/html"), (path, r.text[:200])
+        assert "<html" in r.text and named in r.text and "NUL" in r.text, r.text[:400]
+    seen = (
+        await client.get(f"{API}/games/{game.id}", headers={"Authorization": f"Bearer {ADMIN}"})
+    ).json()
+    assert seen["status"] == "waiting"
