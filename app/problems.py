@@ -156,6 +156,23 @@ class JsonGuard:
         await self.app(scope, replay, send)
 
 
+def _invalid_request(exc: RequestValidationError) -> JSONResponse:
+    """A body the schemas refuse: malformed JSON (400), or the first fields that do not fit."""
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return problem_response(
+            problem_body(400, "malformed_json", "Malformed JSON", "the body is not valid JSON")
+        )
+    items = [{"field": _where(e.get("loc", ())), "message": e.get("msg", "")} for e in errors]
+    first = items[0] if items else {"field": "body", "message": "invalid"}
+    detail = f"{first['field']}: {first['message']}"
+    if len(items) > 1:
+        detail += f" (and {len(items) - 1} more)"
+    return problem_response(
+        problem_body(422, "invalid_request", "Invalid request", detail, errors=items[:20])
+    )
+
+
 # a refusal raised by a page's route outside its own handling, drawn for the browser:
 # (request, status, title, detail) -> the page
 PageOfProblem = Callable[[Request, int, str, str], Response]
@@ -183,19 +200,7 @@ def install(app: FastAPI, page: PageOfProblem | None = None, api: str = "/api/")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return problem_response(
-                problem_body(400, "malformed_json", "Malformed JSON", "the body is not valid JSON")
-            )
-        items = [{"field": _where(e.get("loc", ())), "message": e.get("msg", "")} for e in errors]
-        first = items[0] if items else {"field": "body", "message": "invalid"}
-        detail = f"{first['field']}: {first['message']}"
-        if len(items) > 1:
-            detail += f" (and {len(items) - 1} more)"
-        return problem_response(
-            problem_body(422, "invalid_request", "Invalid request", detail, errors=items[:20])
-        )
+        return _invalid_request(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
