@@ -132,6 +132,25 @@ def open_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Open
         print("\n".join(lines[-200:]))
 
 
+# -- games set up over the REST API ------------------------------------------------------------
+API = "/api/v1"
+
+
+def api_post(server: LiveServer, path: str, body: dict[str, Any], token: str | None) -> Any:
+    """``POST /api/v1{path}`` as a seat (or tokenless); the answer's JSON, asserting success."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = httpx.post(f"{server.url}{API}{path}", json=body, headers=headers, timeout=10)
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def create_and_claim(server: LiveServer, body: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """A game created as its ``creator`` with ``body`` and B's invite claimed: (id, tokens)."""
+    created = api_post(server, "/games", body, None)
+    claimed = api_post(server, f"/invites/{created['invites']['B']}/claim", {}, None)
+    return created["game_id"], {"A": created["token"], "B": claimed["token"]}
+
+
 # -- the referee's truth over the REST API ---------------------------------------------------------
 class Referee:
     """Reads games as the admin (the referee of every game)."""

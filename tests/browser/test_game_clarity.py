@@ -22,22 +22,18 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from app.deps import seat_cookie
-from tests.browser.conftest import SHOTS, OpenPage, Referee, screenshot
+from tests.browser.conftest import (
+    API,
+    SHOTS,
+    OpenPage,
+    Referee,
+    api_post,
+    create_and_claim,
+    screenshot,
+)
 from tests.conftest import ADMIN, LiveServer
 
-API = "/api/v1"
 SIDE_NAMES = {"A": "Patrol", "B": "Raiders"}
-
-
-def _post(server: LiveServer, path: str, body: dict[str, Any], token: str) -> Any:
-    r = httpx.post(
-        f"{server.url}{API}{path}",
-        json=body,
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
-    )
-    assert r.status_code in (200, 201), r.text
-    return r.json()
 
 
 def _view(server: LiveServer, game_id: str, token: str) -> Any:
@@ -56,9 +52,9 @@ def fire_window(
     """A's destroyer Lance at (36, 8) facing north against B's scouts (name, position), all at
     speed 0 on a 72 × 24 table; B's ships activate first if the dice say so (standing still and
     back on overwatch), then Lance pings before moving. Returns (game id, seat tokens)."""
-    r = httpx.post(
-        f"{server.url}{API}/games",
-        json={
+    game_id, tokens = create_and_claim(
+        server,
+        {
             "sides": {
                 "A": {
                     "name": SIDE_NAMES["A"],
@@ -72,33 +68,25 @@ def fire_window(
             "table": {"width": 72, "height": 24},
             "creator": "A",
         },
-        timeout=10,
     )
-    assert r.status_code == 201, r.text
-    created = r.json()
-    game_id = created["game_id"]
-    tokens = {"A": created["token"]}
-    claim = httpx.post(f"{server.url}{API}/invites/{created['invites']['B']}/claim", json={})
-    assert claim.status_code in (200, 201), claim.text
-    tokens["B"] = claim.json()["token"]
     here = f"/games/{game_id}/commands"
     placement = {"ship": "a1", "position": {"x": 36, "y": 8}, "heading": 0, "speed": 0}
-    _post(server, here, {"type": "deploy", "ships": [placement]}, tokens["A"])
+    api_post(server, here, {"type": "deploy", "ships": [placement]}, tokens["A"])
     b_placements = [
         {"ship": f"b{i}", "position": {"x": x, "y": y}, "heading": 6, "speed": 0}
         for i, (_, (x, y)) in enumerate(b_ships, start=1)
     ]
-    _post(server, here, {"type": "deploy", "ships": b_placements}, tokens["B"])
+    api_post(server, here, {"type": "deploy", "ships": b_placements}, tokens["B"])
     for _ in range(len(b_ships)):
         phase = _view(server, game_id, tokens["B"])["phase"]
         if phase["side"] != "B":
             break
         ship = phase["legal"]["activatable"][0]
         stay = {"type": "move", "ship": ship, "orders": {"speed_change": 0, "turn": 0}}
-        _post(server, here, stay, tokens["B"])
-        _post(server, here, {"type": "end_activation", "ship": ship}, tokens["B"])
+        api_post(server, here, stay, tokens["B"])
+        api_post(server, here, {"type": "end_activation", "ship": ship}, tokens["B"])
     assert _view(server, game_id, tokens["A"])["phase"]["side"] == "A"
-    _post(server, here, {"type": "ping", "ship": "a1"}, tokens["A"])
+    api_post(server, here, {"type": "ping", "ship": "a1"}, tokens["A"])
     return game_id, tokens
 
 
@@ -282,11 +270,13 @@ def test_a_side_with_nothing_in_reach_is_told_why_it_still_answers_every_window(
             # activation ends; then B's scout pings and reveals it again (no ECM on a destroyer)
             here = f"/games/{game_id}/commands"
             a_window = _view(live_server, game_id, tokens["A"])["phase"]["legal"]["window"]
-            _post(live_server, here, {"type": "fire", "window": a_window, "shots": []}, tokens["A"])
+            api_post(
+                live_server, here, {"type": "fire", "window": a_window, "shots": []}, tokens["A"]
+            )
             stay = {"type": "move", "ship": "a1", "orders": {"speed_change": 0, "turn": 0}}
-            _post(live_server, here, stay, tokens["A"])
+            api_post(live_server, here, stay, tokens["A"])
             if referee.view(game_id)["phase"]["side"] == "A":  # a new turn, A first
-                _post(live_server, here, stay, tokens["A"])
-                _post(live_server, here, {"type": "end_activation", "ship": "a1"}, tokens["A"])
-            _post(live_server, here, {"type": "ping", "ship": "b1"}, tokens["B"])
+                api_post(live_server, here, stay, tokens["A"])
+                api_post(live_server, here, {"type": "end_activation", "ship": "a1"}, tokens["A"])
+            api_post(live_server, here, {"type": "ping", "ship": "b1"}, tokens["B"])
             assert "B" in referee.view(game_id)["phase"]["awaiting"]

@@ -5,34 +5,28 @@ switched with its own form. Screenshot: artifacts/screenshots/05-needle-fire-win
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SHOTS, OpenPage, Referee, enter_by_seat_link, settled
+from tests.browser.conftest import (
+    API,
+    SHOTS,
+    OpenPage,
+    Referee,
+    api_post,
+    create_and_claim,
+    enter_by_seat_link,
+    settled,
+)
 from tests.conftest import LiveServer
-
-API = "/api/v1"
-
-
-def _post(server: LiveServer, path: str, body: dict[str, Any], token: str) -> Any:
-    r = httpx.post(
-        f"{server.url}{API}{path}",
-        json=body,
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
-    )
-    assert r.status_code in (200, 201), r.text
-    return r.json()
 
 
 def _game(server: LiveServer, a_design: str) -> tuple[str, dict[str, str]]:
     """A (``a_design``) 8 mu south of a scout (no ECM: a ping always finds it), both deployed at
     speed 0; A is the activating side with its ship named. Returns (game id, seat tokens)."""
-    r = httpx.post(
-        f"{server.url}{API}/games",
-        json={
+    game_id, tokens = create_and_claim(
+        server,
+        {
             "sides": {
                 "A": {"name": "Raiders", "ships": [{"name": "Lance", "design": a_design}]},
                 "B": {"name": "Wardens", "ships": [{"name": "Warden", "design": "scout"}]},
@@ -40,18 +34,10 @@ def _game(server: LiveServer, a_design: str) -> tuple[str, dict[str, str]]:
             "table": {"width": 72, "height": 24},
             "creator": "A",
         },
-        timeout=10,
     )
-    assert r.status_code == 201, r.text
-    created = r.json()
-    game_id = created["game_id"]
-    tokens = {"A": created["token"]}
-    claim = httpx.post(f"{server.url}{API}/invites/{created['invites']['B']}/claim", json={})
-    assert claim.status_code in (200, 201), claim.text
-    tokens["B"] = claim.json()["token"]
     for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 16, 6)):
         placement = {"ship": ship, "position": {"x": 30, "y": y}, "heading": heading, "speed": 0}
-        _post(
+        api_post(
             server,
             f"/games/{game_id}/commands",
             {"type": "deploy", "ships": [placement]},
@@ -61,19 +47,19 @@ def _game(server: LiveServer, a_design: str) -> tuple[str, dict[str, str]]:
         f"{server.url}{API}/games/{game_id}", headers={"Authorization": f"Bearer {tokens['A']}"}
     ).json()["phase"]
     if phase["side"] == "B":
-        _post(
+        api_post(
             server,
             f"/games/{game_id}/commands",
             {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}},
             tokens["B"],
         )
-        _post(
+        api_post(
             server,
             f"/games/{game_id}/commands",
             {"type": "end_activation", "ship": "b1"},
             tokens["B"],
         )
-    _post(server, f"/games/{game_id}/commands", {"type": "activate", "ship": "a1"}, tokens["A"])
+    api_post(server, f"/games/{game_id}/commands", {"type": "activate", "ship": "a1"}, tokens["A"])
     return game_id, tokens
 
 
@@ -81,7 +67,7 @@ def test_a_needle_beam_aims_at_a_chosen_system(
     live_server: LiveServer, referee: Referee, open_page: OpenPage
 ) -> None:
     game_id, tokens = _game(live_server, "needle_raider")
-    _post(live_server, f"/games/{game_id}/commands", {"type": "ping", "ship": "a1"}, tokens["A"])
+    api_post(live_server, f"/games/{game_id}/commands", {"type": "ping", "ship": "a1"}, tokens["A"])
     page = open_page()
     enter_by_seat_link(page, f"{live_server.url}/seat/{tokens['A']}")
     expect(page.locator("#fire-form")).to_be_visible()
@@ -95,7 +81,7 @@ def test_a_needle_beam_aims_at_a_chosen_system(
     expect(page.locator("#log")).to_contain_text("You declared 1 shot")
     if "B" in referee.view(game_id)["phase"]["awaiting"]:
         window = [e for e in referee.events(game_id) if e["type"] == "fire_window"][-1]["seq"]
-        _post(
+        api_post(
             live_server,
             f"/games/{game_id}/commands",
             {"type": "fire", "window": window, "shots": []},
