@@ -49,10 +49,11 @@ class Callers:
         """The caller of a game read with the token's seat; ``write``: it is to change the
         game (a spectator may only read, where the game allows them)."""
         if token is None:
-            if write:
-                raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
+            # said first: true for a read and a write alike, and in either door's words
             if not read.head.spectators:
                 raise E.MissingToken("this game has no spectators: send a seat's token")
+            if write:
+                raise E.MissingToken("send 'Authorization: Bearer <token>' to act in a game")
             return Caller("spectator")
         if self.is_admin(token):
             return ADMIN
