@@ -98,11 +98,6 @@ def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]
     return [*values, leave]
 
 
-def parse_orders(data: Mapping[str, Any], movement: str) -> Orders:
-    """Read submitted orders for this movement system (``movement_system(m).parse_orders``)."""
-    return movement_system(movement).parse_orders(data)
-
-
 @dataclass(frozen=True)
 class PathPoint:
     """A point of the drawn track, with the heading the ship held on the leg ending here."""
@@ -263,11 +258,6 @@ def move_vector(position: Vec, heading: int, velocity: Vec, orders: VectorOrders
     return MoveResult(
         path=path, position=end, heading=new_heading, speed=None, velocity=new_velocity
     )
-
-
-def drift(position: Vec, heading: int, speed_or_velocity: int | Vec, movement: str) -> MoveResult:
-    """The move of a ship out of control (``movement_system(m).drift``)."""
-    return movement_system(movement).drift(position, heading, speed_or_velocity)
 
 
 # -- the movement systems --------------------------------------------------------------------

@@ -22,10 +22,9 @@ from app.rules.movement import (
     check_cinematic,
     check_vector,
     cinematic_limits,
-    drift,
     move_cinematic,
     move_vector,
-    parse_orders,
+    movement_system,
     vector_limits,
 )
 
@@ -53,12 +52,18 @@ def test_orders_to_dict() -> None:
 
 
 def test_parse_orders_reads_good_orders() -> None:
-    assert parse_orders({"speed_change": -2, "turn": 1}, "cinematic") == CinematicOrders(-2, 1)
-    assert parse_orders({"speed_change": 0, "turn": 0, "leave": True}, "cinematic") == (
-        CinematicOrders(0, 0, leave=True)
+    assert movement_system("cinematic").parse_orders(
+        {"speed_change": -2, "turn": 1}
+    ) == CinematicOrders(-2, 1)
+    assert movement_system("cinematic").parse_orders(
+        {"speed_change": 0, "turn": 0, "leave": True}
+    ) == (CinematicOrders(0, 0, leave=True))
+    assert movement_system("vector").parse_orders({"rotate": -6, "thrust": 4}) == VectorOrders(
+        -6, 4
     )
-    assert parse_orders({"rotate": -6, "thrust": 4}, "vector") == VectorOrders(-6, 4)
-    assert parse_orders({"rotate": 0, "thrust": 0, "leave": False}, "vector") == VectorOrders(0, 0)
+    assert movement_system("vector").parse_orders(
+        {"rotate": 0, "thrust": 0, "leave": False}
+    ) == VectorOrders(0, 0)
 
 
 def test_parse_orders_round_trips_to_dict() -> None:
@@ -67,7 +72,7 @@ def test_parse_orders_round_trips_to_dict() -> None:
         (VectorOrders(2, 3), "vector"),
     ]
     for orders, movement in cases:
-        assert parse_orders(orders.to_dict(), movement) == orders
+        assert movement_system(movement).parse_orders(orders.to_dict()) == orders
 
 
 @pytest.mark.parametrize(
@@ -90,19 +95,19 @@ def test_parse_orders_round_trips_to_dict() -> None:
 )
 def test_parse_orders_is_strict(data: dict[str, Any], movement: str, message: str) -> None:
     with pytest.raises(IllegalOrders, match=message) as caught:
-        parse_orders(data, movement)
+        movement_system(movement).parse_orders(data)
     # Every refusal also says what is expected instead.
     assert "orders need" in caught.value.detail or "must be" in caught.value.detail
 
 
 def test_parse_orders_refuses_a_non_object() -> None:
     with pytest.raises(IllegalOrders, match="orders must be an object"):
-        parse_orders([1, 2], "cinematic")  # type: ignore[arg-type]
+        movement_system("cinematic").parse_orders([1, 2])  # type: ignore[arg-type]
 
 
 def test_parse_orders_unknown_movement_system_is_a_server_bug() -> None:
     with pytest.raises(ValueError, match="unknown movement system"):
-        parse_orders({"speed_change": 0, "turn": 0}, "warp")
+        movement_system("warp").parse_orders({"speed_change": 0, "turn": 0})
 
 
 # -- limits ---------------------------------------------------------------------------------
@@ -451,7 +456,7 @@ def test_vector_velocity_stays_exact_over_turns() -> None:
 
 
 def test_drift_cinematic_holds_course_and_speed() -> None:
-    result = drift(Vec(10.0, 10.0), 3, 5, "cinematic")
+    result = movement_system("cinematic").drift(Vec(10.0, 10.0), 3, 5)
     assert result == move_cinematic(Vec(10.0, 10.0), 3, 5, CinematicOrders(0, 0))
     assert result.position == Vec(15.0, 10.0)
     assert result.heading == 3
@@ -459,7 +464,7 @@ def test_drift_cinematic_holds_course_and_speed() -> None:
 
 
 def test_drift_vector_keeps_velocity() -> None:
-    result = drift(Vec(10.0, 10.0), 4, Vec(-1.0, 2.5), "vector")
+    result = movement_system("vector").drift(Vec(10.0, 10.0), 4, Vec(-1.0, 2.5))
     assert result.position == Vec(9.0, 12.5)
     assert result.heading == 4
     assert result.velocity == Vec(-1.0, 2.5)
@@ -467,8 +472,8 @@ def test_drift_vector_keeps_velocity() -> None:
 
 def test_drift_refuses_mismatched_state() -> None:
     with pytest.raises(TypeError):
-        drift(Vec(0.0, 0.0), 0, Vec(1.0, 1.0), "cinematic")
+        movement_system("cinematic").drift(Vec(0.0, 0.0), 0, Vec(1.0, 1.0))
     with pytest.raises(TypeError):
-        drift(Vec(0.0, 0.0), 0, 3, "vector")
+        movement_system("vector").drift(Vec(0.0, 0.0), 0, 3)
     with pytest.raises(ValueError):
-        drift(Vec(0.0, 0.0), 0, 3, "warp")
+        movement_system("warp").drift(Vec(0.0, 0.0), 0, 3)
