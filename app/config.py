@@ -5,13 +5,19 @@ from __future__ import annotations
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
-from pydantic import SecretStr
+from pydantic import SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.edge import settings_checks as checks
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PINGDUEL_", extra="ignore")
+    # hide_input_in_errors: a refused setting is named, never echoed (tokens, passwords)
+    model_config = SettingsConfigDict(
+        env_prefix="PINGDUEL_", extra="ignore", hide_input_in_errors=True
+    )
 
     data_dir: Path = Path("pingduel-data")
     # default: the embedded SQLite file under the data directory (see ``db_url``)
@@ -22,8 +28,65 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     stream_keepalive: float = 15.0  # seconds between SSE comment lines
     stream_recheck: float = 5.0  # seconds between log re-checks of an idle stream
-    stream_queue: int = 64  # hints a slow client may fall behind before it is dropped
     notify_channel: str = "pingduel"
+    # -- rate limits and client addresses (issue 14: limits helper)
+    # each limit is per client address unless named otherwise, in the notation of the
+    # ``limits`` library; several windows (";") make a backoff: the wait grows with the count
+    rate_limits: bool = True  # PINGDUEL_RATE_LIMITS=off: no limit at all (load tests)
+    rate_limit_storage: str = "memory://"  # per worker; redis://host:6379 shared by hosts
+    trusted_proxies: str = ""  # addresses/CIDRs whose X-Forwarded-For/-Proto are believed
+    limit_games: str = "100/minute"
+    limit_designs: str = "100/minute"
+    limit_claims: str = "100/minute"
+    limit_admin_login: str = "5/minute;20/hour;100/day"  # failed admin sign-ins
+    limit_token_failures: str = "30/minute;200/hour;1000/day"  # tokens answered 401
+    limit_commands: str = "100/10seconds"  # per seat token
+    limit_commands_per_address: str = "300/10seconds"
+    limit_streams_per_address: int = 50  # open at once, per worker
+    limit_streams_per_game: int = 1000  # open at once, per worker
+
+    @field_validator("admin_token", mode="before")
+    @classmethod
+    def _admin_token(cls, value: object) -> object:
+        return checks.admin_token(value)
+
+    @field_validator(
+        "limit_games",
+        "limit_designs",
+        "limit_claims",
+        "limit_admin_login",
+        "limit_token_failures",
+        "limit_commands",
+        "limit_commands_per_address",
+    )
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        return checks.rate(value)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        return checks.proxies(value)
+
+    @field_validator("rate_limit_storage")
+    @classmethod
+    def _storage(cls, value: str) -> str:
+        return checks.storage(value)
+
+    @property
+    def trusted_proxy_list(self) -> list[str]:
+        return [p.strip() for p in self.trusted_proxies.split(",") if p.strip()]
+
+    # -- presence and streams (issue 14: streams helper)
+    # a game's watcher re-reads its log marks every stream_recheck s, give or take this share
+    stream_recheck_jitter: float = 0.25
+    spectator_pause: float = 0.1  # a spectator's stream reads this long after a hint (batches)
+    presence_beat: float = 10.0  # seconds between a worker's presence heartbeats (one per seat)
+    # -- browser hardening (issue 14: hardening helper)
+    # Strict-Transport-Security's max-age on answers over https; 0 sends no HSTS header
+    hsts_max_age: int = 60 * 60 * 24 * 365
+    # -- observability (issue 14: metrics helper)
+    log_format: Literal["text", "json"] = "text"  # json: one object per line, with request ids
 
     @cached_property
     def db_url(self) -> str:

@@ -13,9 +13,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import problems
+from app import metrics, problems
 from app.api.routes import designs, games, invites, referee
 from app.config import Settings
+from app.edge import addresses, limits
+from app.edge.headers import SecurityHeaders
+from app.edge.requestlog import RequestLog
 from app.live import stream
 from app.live.hub import Hub, PgListener
 from app.play.errors import problem_body
@@ -23,6 +26,7 @@ from app.play.presence import PresenceTracker
 from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
+from app.web import apidocs
 from app.web import designer as web_designer
 from app.web import referee as web_referee
 from app.web import routes as web
@@ -91,14 +95,16 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.db_url, settings.notify_channel)
-        hub = Hub(settings.stream_queue)
-        db.on_hint(hub.publish)
+        # one watcher per followed game re-reads its log marks (issue 14: streams)
+        hub = Hub(db, settings.stream_recheck, settings.stream_recheck_jitter)
+        db.on_hint(hub.committed)
         admin = settings.admin_token.get_secret_value() if settings.admin_token else None
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
         app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
-        app.state.presence = PresenceTracker(db)
+        app.state.presence = PresenceTracker(db, settings.presence_beat)
+        app.state.presence.start()  # one heartbeat task per worker (issue 14: streams)
         listener = None
         if db.postgres:
             listener = PgListener(db, hub, settings.notify_channel)
@@ -109,7 +115,10 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         finally:
             if listener is not None:
                 await listener.stop()
+            await hub.stop()  # issue 14: streams
+            await app.state.presence.stop()
             await db.dispose()
+            metrics.worker_stopped()  # multiprocess metrics: this worker's live gauges go
 
     return lifespan
 
@@ -158,7 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="The whole contract — every endpoint, field, command, event type and error "
         "code, with examples — is `docs/api.md` in the pingduel repository.",
         openapi_url=f"{API}/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # /api/docs is app.web.apidocs: vendored Swagger UI, no CDN
         redoc_url=None,
         lifespan=_lifespan(settings),
     )
@@ -170,7 +179,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)
+    app.include_router(apidocs.router)  # the API reference page from static/vendor/swagger-ui
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _health(app)
+    app.include_router(metrics.router)  # GET /metrics, admin token only
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    limits.install(app, settings)  # rate limits, outside the body limit (issue 14)
+    addresses.install(app, settings)  # client address and scheme from trusted proxies (issue 14)
+    # CSP with a nonce per answer, nosniff, no-referrer, HSTS over https (app/edge/headers.py)
+    app.add_middleware(SecurityHeaders, hsts_max_age=settings.hsts_max_age)
+    # outermost: the request id, the request counts of /metrics, the JSON access log
+    app.add_middleware(
+        RequestLog, count=metrics.count_request, access=settings.log_format == "json"
+    )
     return app

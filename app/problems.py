@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from email.message import Message as MimeHeader
 from typing import Any
 
@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.play import inputs
@@ -173,6 +174,34 @@ def _invalid_request(exc: RequestValidationError) -> JSONResponse:
     )
 
 
+def _served(routes: list[Any], prefix: str = "") -> Iterator[tuple[str, set[str]]]:
+    """(path template, methods) of every route, through routers included with a prefix."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:  # FastAPI's included router
+            yield from _served(inner.routes, prefix + route.include_context.prefix)
+        elif getattr(route, "methods", None) and isinstance(getattr(route, "path", None), str):
+            yield prefix + route.path, set(route.methods)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method the request's path is served with. Starlette's own 405 names only the
+    methods of the first route whose path matched, and ``GET /games`` and ``POST /games`` are
+    two routes. A path of its own outranks a template that would also take it: ``/designs/
+    validate`` is ``POST``, whatever ``GET /designs/{design_id}`` would make of it."""
+    path, root = request.scope["path"], request.scope.get("root_path", "")
+    if root and path.startswith(root):  # as routing saw it, behind a root path too
+        path = path[len(root) :]
+    fixed: set[str] = set()
+    templated: set[str] = set()
+    for template, methods in _served(request.app.router.routes):
+        if template == path:
+            fixed |= methods
+        elif "{" in template and compile_path(template)[0].fullmatch(path):
+            templated |= methods
+    return sorted(fixed or templated)
+
+
 # a refusal raised by a page's route outside its own handling, drawn for the browser:
 # (request, status, title, detail) -> the page
 PageOfProblem = Callable[[Request, int, str, str], Response]
@@ -203,14 +232,17 @@ def install(app: FastAPI, page: PageOfProblem | None = None, api: str = "/api/")
         return _invalid_request(exc)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
         detail = exc.detail if isinstance(exc.detail, str) else title
         if exc.status_code == 404 and detail == "Not Found":
             detail = "no such resource: see /api/docs for the routes"
-        return problem_response(
-            problem_body(exc.status_code, code, title, detail), dict(exc.headers or {}) or None
-        )
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            allowed = allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+            detail = f"{request.method} is not served here; this path takes {headers['Allow']}"
+        return problem_response(problem_body(exc.status_code, code, title, detail), headers or None)
 
     @app.exception_handler(DataError)
     async def _unstorable(request: Request, exc: DataError) -> Response:

@@ -23,7 +23,8 @@ between the rounds, so that background load on a shared machine falls on both al
 Targets to report against (not asserted): at least 50% of the bare throughput, p99 < 50 ms at
 50 concurrent games on 2 cores. Client, servers and PostgreSQL share this machine's cores, so
 the client's own CPU share is printed too. ``--profile out.prof`` runs our server with one
-worker under cProfile and prints its top functions.
+worker under cProfile, timed by the process's CPU clock (not the wall clock: on a busy machine
+that charges the sends that wake PostgreSQL for the wait for a core), and prints its top functions.
 """
 
 from __future__ import annotations
@@ -406,8 +407,15 @@ async def drive(
     # one client (one keep-alive connection) per game: a single shared pool of 50 connections
     # costs the client several times more CPU per request (httpcore scans its pool)
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    # each bot from its own loopback address (127.0.0.2 and up), as separate players would be:
+    # the server's rate limits count per address, and one address for 50 bots is one client
     clients = [
-        httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) for _ in range(concurrency)
+        httpx.AsyncClient(
+            base_url=base_url,
+            transport=httpx.AsyncHTTPTransport(local_address=bot_address(i), limits=limits),
+            timeout=60,
+        )
+        for i in range(concurrency)
     ]
     try:
         now = time.perf_counter()
@@ -426,6 +434,11 @@ async def drive(
             await client.aclose()
     stats.wall = time.perf_counter() - began
     return stats
+
+
+def bot_address(index: int) -> str:
+    """127.0.0.2, 127.0.0.3, … 127.0.1.2, …: one loopback address per bot."""
+    return f"127.0.{index // 250}.{index % 250 + 2}"
 
 
 def bot_worker(
@@ -536,6 +549,21 @@ def cpu_lines(spent: dict[str, float], stats: Stats) -> str:
     )
 
 
+# ``python -c PROFILED_SERVE OUT serve …``: our server under cProfile timed by the process's CPU
+# clock, not the wall clock (cProfile's default): on a busy machine the wall clock charges a
+# function for the time the process waited for a core, mostly at the sends that wake PostgreSQL
+PROFILED_SERVE = """
+import cProfile, sys, time
+from app.cli import main
+out, sys.argv = sys.argv[1], ["pingduel", *sys.argv[2:]]
+profile = cProfile.Profile(time.process_time)
+try:
+    profile.runcall(main)
+finally:
+    profile.dump_stats(out)
+"""
+
+
 def print_profile(path: str, top: int = 30) -> None:
     import pstats
 
@@ -592,7 +620,7 @@ def main() -> int:
         serve = [sys.executable, "-m", "app.cli", "serve", "--port", "{port}"]
         serve += ["--workers", str(args.workers)]
         if args.profile:
-            serve[1:1] = ["-m", "cProfile", "-o", str(Path(args.profile).resolve())]
+            serve[1:3] = ["-c", PROFILED_SERVE, str(Path(args.profile).resolve())]
         data_dir = tempfile.mkdtemp(prefix="pingduel-bench-")
         ours = Server(
             serve, {"PINGDUEL_DATABASE_URL": url, "PINGDUEL_DATA_DIR": data_dir}, "/readyz"

@@ -65,6 +65,8 @@ def render_markdown() -> str:
             f"| {arcs} | {bands} | {T.DAMAGE_PATHS[r.damage or T.STANDARD]}.{target} | {screens} "
             f"| {_decided(r)} |"
         )
+    out += _ordnance_section()
+    out += _bay_section()
     out += [
         "",
         "## Defences, electronics and hull systems (C3, C6)",
@@ -73,7 +75,7 @@ def render_markdown() -> str:
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in T.SYSTEMS.values():
-        if r.is_weapon:
+        if r.is_weapon or r.family in ("ordnance", "bay"):
             continue
         effect = r.summary + (f" — *not yet:* {r.pending}" if r.pending else "")
         most = str(r.max_per_ship) if r.max_per_ship else "any"
@@ -121,6 +123,102 @@ def render_markdown() -> str:
         + f"; at most {T.EMP_MAX_HITS} EMP hits per firing ship and target.",
     ]
     return "\n".join(out) + "\n"
+
+
+def _fires_text(r: T.SystemType) -> str:
+    if r.rack:
+        return "its load, one of " + ", ".join(f"`{n}`" for n in r.fires)
+    if r.fed:
+        return "from its magazine: " + ", ".join(f"`{n}`" for n in r.fires)
+    if r.stores:
+        return "holds loads for its launchers"
+    return ", ".join(f"`{n}`" for n in r.fires)
+
+
+def _ordnance_section() -> list[str]:
+    """The launchers, racks and magazines (C2.2–C2.5), then their loads."""
+    out = [
+        "",
+        "## Ordnance: missiles and torpedoes (C2.2–C2.5)",
+        "",
+        "These launch markers that act at the mother ship's next activation (rules §9); "
+        "they have no range bands.",
+        "",
+        "| system | § | mass | cost | arcs | launches | in battle | project decisions |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in T.SYSTEMS.values():
+        if r.family != "ordnance":
+            continue
+        once = " Once per game, then spent." if r.once_per_game else ""
+        out.append(
+            f"| {r.label} (`{r.type}`) | {r.section} | {r.mass_rule} | {r.cost_rule} "
+            f"| {r.arcs_rule} | {_fires_text(r)} | {r.summary}.{once} | {_decided(r)} |"
+        )
+    out += [
+        "",
+        "| load | kind shown at launch | mass in a magazine | points | reach (mu) "
+        "| heavy-missile endurance |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for load, mass in T.LOAD_MASS.items():
+        kind = T.launch_kind(load)
+        endurance = T.HEAVY_MISSILE_TYPES.get(load)
+        out.append(
+            f"| `{load}` | {kind} | {mass} | {3 * mass} | {T.REACH[kind]:g} "
+            f"| {endurance if endurance is not None else '—'} |"
+        )
+    out += [
+        f"| (AMT launcher) | {T.AMT} | — | — | {T.REACH[T.AMT]:g} | — |",
+        "",
+        "- *decision:* reach is measured from the launcher's true position to the aim point, "
+        "which must be on the table and inside the launcher's arc; an anti-fighter salvo "
+        f"reaches {T.REACH['af_salvo']:g} mu in its arc (6 mu in any arc) and is launched only "
+        "in a defence window.",
+    ]
+    return out
+
+
+def _bay_section() -> list[str]:
+    """The bays (C4.3, C5) and the C5.0 fighter and drone tables."""
+    out = [
+        "",
+        "## Fighter and drone bays (C4.3, C5)",
+        "",
+        "A bay launches its group in its ship's step 2; the group is then a marker in flight.",
+        "",
+        "| system | § | mass | cost | holds | project decisions |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in T.SYSTEMS.values():
+        if r.family == "bay":
+            out.append(
+                f"| {r.label} (`{r.type}`) | {r.section} | {r.mass_rule} | {r.cost_rule} "
+                f"| {r.summary} | {_decided(r)} |"
+            )
+    for title, types in (("Fighters", T.FIGHTER_TYPES), ("Drones", T.DRONE_TYPES)):
+        out += [
+            "",
+            f"| {title} (C5.0) | points per fighter (group of {T.GROUP_SIZE}) | CEF | primary "
+            "move | secondary move | anti-ship | PD | DRM to fire at them | notes |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for g in types.values():
+            fast = " Fast." if g.fast else ""
+            out.append(
+                f"| {g.label} (`{g.name}`) | {g.points} ({g.group_points}) | {g.cef} "
+                f"| {g.primary_move} mu | {g.secondary_move} mu | {g.anti_ship or 'n/a'} "
+                f"| {g.pd or 'n/a'} | {g.drm:+d} | {(g.note or '—') + fast} |"
+            )
+    out += ["", "| stealth | extra points per fighter | DRM added | |", "| --- | --- | --- | --- |"]
+    for st in T.STEALTH_GRADES.values():
+        out.append(f"| {st.label} (`{st.name}_<type>`) | +{st.points} | {st.drm:+d} | {st.note} |")
+    out += [
+        "",
+        "- A drone's CEF is 3 less than the fighter of its type and fire at drones has +1 DRM "
+        "(C5.2): the DRMs above are net. There are no boarding-pod drones.",
+    ]
+    return out
 
 
 def _decided(r: T.SystemType) -> str:

@@ -26,11 +26,7 @@ from scripts.render_systems import render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"
-# docs/rules.md is being rewritten to stand alone; it joins this list once it does
-OWN_DOCS = [
-    ROOT / "README.md",
-    *(p for p in sorted((ROOT / "docs").glob("*.md")) if p.name != "rules.md"),
-]
+OWN_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # files that live only beside the project's own checkout, never in a clone of it
 OUTSIDE = ("../shared", "/work/shared", "RULES.md", "API.md", "DESIGN.md", "PITFALLS.md", "RULES §")
 

@@ -7,7 +7,21 @@ once, each naming its field, which a schema-first parser would stop short of.
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from app.rules.designs import (
+    MAX_HULL_ROWS,
+    MAX_MASS,
+    MAX_THRUST,
+    MIN_HULL_ROWS,
+    MIN_MASS,
+    MIN_THRUST,
+)
+
+# no NUL characters (``app.problems.JsonGuard`` refuses them in every string of a body)
+NO_NUL = r"^[^\x00]*$"
 
 
 class _Out(BaseModel):
@@ -32,12 +46,16 @@ class ProfileOut(_Out):
 
 
 class VariantMassOut(_Out):
-    """Mass and points of one buildable variant (class and arc count, or grade)."""
+    """Mass and points of one buildable variant (class and arc count, grade, or load)."""
 
     cls: int | None = Field(default=None, alias="class")
     arcs: int | None = None
     adjacent: bool | None = Field(default=None, description="the arcs form one unbroken run")
     grade: str | None = None
+    load: str | None = Field(
+        default=None,
+        description="a rack built with this load; for a magazine, what one such load adds to it",
+    )
     mass: int
     points: int
 
@@ -46,7 +64,7 @@ class SystemRowOut(_Out):
     type: str = Field(description="the system type, as in a design's systems[].type")
     label: str
     section: str = Field(description="where the compendium (or RULES.md) describes it")
-    family: str = Field(description="weapon | defence | electronics | hull")
+    family: str = Field(description="weapon | ordnance | bay | defence | electronics | hull")
     summary: str
     mass_rule: str
     cost_rule: str
@@ -169,6 +187,16 @@ class SystemSpecOut(_Out):
     mode: str | None = None
     level: int | None = None
     grade: str | None = None
+    load: str | None = Field(
+        default=None, description="a rack's load: salvo rack salvo|er_salvo, heavy-missile type"
+    )
+    loads: dict[str, int] | None = Field(
+        default=None, description='a magazine\'s loads at the start, e.g. {"salvo": 2}'
+    )
+    magazine: str | None = Field(default=None, description="the magazine a launcher is fed from")
+    capacity: int | None = Field(
+        default=None, description="a magazine's mass in the other side's copy (no loads)"
+    )
 
 
 class SummaryRowOut(_Out):
@@ -219,3 +247,84 @@ class DesignOut(_Out):
     systems: list[SystemSpecOut]
     points: int
     summary: DesignSummaryOut
+
+
+# -- designs coming in -------------------------------------------------------------------------
+# The document's schema of a design body, field for field what ``Design.from_dict`` reads (a
+# wrong JSON type or an unknown field is refused, 422 ``invalid_design``), with the ranges the
+# design rules check. The routes still hand the body to that reader as a plain object: it
+# reports every fault at once, which a schema-first parser would stop short of. What the schema
+# cannot say (the mass adds up, a system's fields fit its type) stays the rules' 422.
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+Text = Annotated[str, Field(pattern=NO_NUL)]
+Arcs = list[Text]
+
+
+class SystemIn(_In):
+    """One designed system: ``id`` and ``type``, plus what its type takes (the systems
+    table's ``fields``)."""
+
+    id: Text
+    type: Text = Field(description="a type of `GET /api/v1/systems`")
+    cls: int | None = Field(None, alias="class")
+    arcs: Arcs | None = Field(None)
+    weak_arcs: Arcs | None = Field(None, description="C1.3: one class lower")
+    level: int | None = Field(None)
+    grade: Text | None = Field(None)
+    mode: Text | None = Field(None)
+    load: Text | None = Field(None)
+    loads: dict[str, int] | None = Field(
+        None,
+        description='a magazine\'s loads, e.g. {"salvo": 2}',
+        json_schema_extra={"propertyNames": {"pattern": NO_NUL}},
+    )
+    magazine: Text | None = Field(None)
+    capacity: int | None = Field(None)
+
+
+class DesignIn(_In):
+    """A ship design as the design routes and a game's sides take it."""
+
+    id: Text
+    name: Text
+    cls: Text = Field(alias="class")
+    mass: int = Field(ge=MIN_MASS, le=MAX_MASS)
+    thrust: int = Field(ge=MIN_THRUST, le=MAX_THRUST)
+    hull: int
+    hull_rows: int = Field(4, ge=MIN_HULL_ROWS, le=MAX_HULL_ROWS)
+    armour: int = 0
+    broadside: bool = False
+    stealth: int = 0
+    systems: list[SystemIn] = Field(default_factory=list)
+    points: Any = Field(None, json_schema_extra={"readOnly": True}, description="ignored")
+    summary: Any = Field(None, json_schema_extra={"readOnly": True}, description="ignored")
+
+
+def _inlined(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON Schema with its ``$defs`` written in place (a request body's schema
+    is inline in the document; ``#/$defs/...`` would point nowhere)."""
+    schema = model.model_json_schema(by_alias=True)
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(defs[ref.removeprefix("#/$defs/")])
+            options = node.get("anyOf", [])
+            if len(options) == 2 and {"type": "null"} in options:
+                # an optional field: absent, never null (the reader refuses a null)
+                rest = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
+                return walk({**rest, **next(o for o in options if o != {"type": "null"})})
+            return {k: walk(v) for k, v in node.items() if not (k == "default" and v is None)}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)  # type: ignore[no-any-return]
+
+
+DESIGN_IN: dict[str, Any] = _inlined(DesignIn)

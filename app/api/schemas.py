@@ -12,17 +12,54 @@ import functools
 import operator
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    WithJsonSchema,
+    create_model,
+    field_validator,
+)
 
+from app.api.design_schemas import DESIGN_IN
 from app.play import designs
-from app.rules.commands import COMMANDS, Command, CoreAction, SetMode
+from app.rules.commands import COMMANDS, Command, CoreAction, Markers, SetMode
+from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import FUSION_MODES
 
 # no NUL characters: PostgreSQL cannot store them (and no name or id needs one)
 NO_NUL = r"^[^\x00]*$"
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=NO_NUL)]
 Name = Annotated[str, Field(min_length=1, max_length=80, pattern=NO_NUL)]
-Seq = Annotated[int, Field(ge=0)]
+
+
+def _integral(value: Any) -> Any:
+    """``3226.0`` is an integer to JSON Schema (and to JSON, which has one number type): take
+    it as ``3226``. Anything else goes on to the strict check as it came (``true``, ``2.5``
+    and ``"7"`` are still refused)."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+def integral_numbers(value: Any) -> Any:
+    """A free-form JSON value (a design object) with every float that has no fraction made an
+    ``int``: the schema says integer, and the design reader takes only whole numbers."""
+    if isinstance(value, dict):
+        return {k: integral_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral_numbers(v) for v in value]
+    return _integral(value)
+
+
+# an integer as JSON Schema defines it: strict, but a float with no fraction counts. (After any
+# ``Field`` constraints in an ``Annotated``: placed before them, it hides them from the schema.)
+Whole = BeforeValidator(_integral)
+Int = Annotated[int, Whole]
+MAX_SEQ = 2**31 - 1  # the largest seq a client may name (a database integer)
+Seq = Annotated[int, Field(ge=0, le=MAX_SEQ), Whole]
 
 
 class Strict(BaseModel):
@@ -41,9 +78,14 @@ class TableIn(Strict):
     height: Annotated[float, Field(gt=0, le=1000)]
 
 
+# a design body: read as a plain object (``Design.from_dict`` names every fault at once), and
+# documented field for field
+DesignBody = Annotated[dict[str, Any], WithJsonSchema(DESIGN_IN)]
+
+
 class ShipIn(Strict):
     name: Name
-    design: Id | dict[str, Any] = Field(
+    design: Id | DesignBody = Field(
         description="a preset or saved design id, or a full design object (as "
         "`POST /designs/validate` takes it: `points` and `summary`, read-only, may come back "
         "with it and are ignored)"
@@ -53,7 +95,10 @@ class ShipIn(Strict):
     @classmethod
     def _read_only_dropped(cls, value: str | dict[str, Any]) -> str | dict[str, Any]:
         # a design as GET /designs gave it out goes back in as it is
-        return value if isinstance(value, str) else designs.without_read_only(value)
+        if isinstance(value, str):
+            return value
+        design: dict[str, Any] = designs.without_read_only(integral_numbers(value))
+        return design
 
 
 class SideIn(Strict):
@@ -66,12 +111,37 @@ class SidesIn(Strict):
     B: SideIn
 
 
+# a game is made from a preset scenario (its own table) or from explicit sides, never both:
+# said in the document, so that a body it allows is one the lobby takes
+_SCENARIO_OR_SIDES: dict[str, JsonValue] = {
+    "if": {"required": ["scenario"], "properties": {"scenario": {"type": "string"}}},
+    "then": {"properties": {"sides": {"type": "null"}, "table": {"type": "null"}}},
+    "else": {"required": ["sides"], "properties": {"sides": {"type": "object"}}},
+}
+
+
 class CreateGameIn(Strict):
-    scenario: Id | None = None
+    """A preset ``scenario`` (without ``table``) or explicit ``sides`` (exactly one of them)."""
+
+    model_config = ConfigDict(json_schema_extra=_SCENARIO_OR_SIDES)
+
+    scenario: (
+        Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=64,
+                pattern=NO_NUL,
+                description="a preset scenario (`GET /scenarios`)",
+                json_schema_extra={"enum": sorted(PRESET_SCENARIOS)},
+            ),
+        ]
+        | None
+    ) = None
     sides: SidesIn | None = None
     movement: Literal["cinematic", "vector"] = "cinematic"
     table: TableIn | None = None
-    turn_limit: Annotated[int, Field(ge=1, le=100)] | None = None
+    turn_limit: Annotated[int, Field(ge=1, le=100), Whole] | None = None
     ping_range: Annotated[float, Field(gt=0, le=1000)] | None = None
     spectators: bool = True
     creator: Literal["A", "B", "referee"] = "A"
@@ -171,30 +241,76 @@ class Point(Strict):
 class PlacementIn(Strict):
     ship: Id
     position: Point
-    heading: Annotated[int, Field(ge=0, le=11)]
-    speed: Annotated[int, Field(ge=0)] | None = Field(None, description="cinematic movement")
+    heading: Annotated[int, Field(ge=0, le=11), Whole]
+    speed: Annotated[int, Field(ge=0), Whole] | None = Field(None, description="cinematic movement")
     velocity: Point | None = Field(None, description="vector movement")
 
 
 class CinematicOrdersIn(Strict):
-    speed_change: int
-    turn: int
+    speed_change: Int
+    turn: Int
     leave: bool = False
 
 
 class VectorOrdersIn(Strict):
-    rotate: int
-    thrust: Annotated[int, Field(ge=0)]
+    rotate: Int
+    thrust: Annotated[int, Field(ge=0), Whole]
     leave: bool = False
 
 
 class ShotIn(Strict):
+    """A shot names a ``target``; a launch an ``aim`` point instead (exactly one of them)."""
+
     ship: Id
     weapon: Id
-    target: Id
-    system: Id | None = Field(
-        None, description="needle beams only: the target system (not a core system)"
+    target: Id | None = Field(None, description="the ship fired at (not with `aim`)")
+    aim: Point | None = Field(
+        None, description="a launch: the aim point on the table, in the launcher's arc and reach"
     )
+    load: Id | None = Field(
+        None, description="a launch from a mixed magazine: the load fired (salvo, er_salvo, ...)"
+    )
+    system: Id | None = Field(
+        None,
+        description="needle beams: the target system (not a core system); needle missiles: "
+        "the target system type",
+    )
+
+
+class MarkerOrderIn(Strict):
+    marker: Id
+    to: Point | None = Field(
+        None, description="a heavy missile (18 mu) or a fighter group (its primary move): where"
+    )
+    land: bool | None = Field(
+        None, description="a fighter group lands on its mother (not with `to`)"
+    )
+
+
+class BayLaunchIn(Strict):
+    bay: Id
+    to: Point | None = Field(
+        None, description="where the new group goes: half its primary move from the mother"
+    )
+
+
+class FighterChoiceIn(Strict):
+    """One group's choice in the fighters step."""
+
+    marker: Id
+    attack: Id | None = Field(description="a ship or an enemy group in its targets; null: none")
+    system: Id | None = Field(None, description="needle groups: the target system type")
+    mode: Literal["anti_ship", "pd"] | None = Field(None, description="multi-role groups")
+
+
+class AllocationIn(Strict):
+    """One defence: a system of one of your ships (or, with fighters, a group) at one attacking
+    marker of the open defence window."""
+
+    ship: Id | None = Field(None, description="the defending ship (with `system`)")
+    system: Id | None = Field(None, description="its PDS, class-1 beam or salvo launcher")
+    group: Id | None = Field(None, description="an intercepting fighter group (not yet: refused)")
+    against: Id
 
 
 class _Command(Strict):
@@ -212,8 +328,23 @@ _FIELD_SCHEMAS: dict[str, Any] = {
     "shots": Annotated[list[ShotIn], Field(max_length=64)],
     "action": Literal[CoreAction.ACTIONS],
     "mode": Literal[FUSION_MODES],
+    "allocations": Annotated[list[AllocationIn], Field(max_length=64)],
+    "auto_defend": bool,
+    "choices": Annotated[list[FighterChoiceIn], Field(max_length=64)],
+}
+# a field of one command whose name means something else elsewhere: (schema, default)
+_COMMAND_FIELDS: dict[type[Command], dict[str, tuple[Any, Any]]] = {
+    Markers: {
+        "orders": (Annotated[list[MarkerOrderIn], Field(max_length=64)], ...),
+        "launch": (
+            Annotated[list[BayLaunchIn], Field(max_length=16)],
+            Field(default_factory=list, description="bays to launch from, one group each"),
+        ),
+    },
 }
 _DESCRIPTIONS: dict[type[Command], str] = {
+    Markers: "Step 2 of the activating ship (its markers in flight act), before its move; a "
+    "move\nsent without it runs step 2 on standing orders.",
     SetMode: "Switch a multi-fusion launcher's mode during its ship's activation (secret; the "
     "launcher\nis offline for the turn of the switch and the next).",
 }
@@ -222,8 +353,9 @@ _DESCRIPTIONS: dict[type[Command], str] = {
 def _request(command: type[Command]) -> type[_Command]:
     """``<Command>In``: ``at_seq``, the ``type`` tag, then the command's own fields."""
     fields: dict[str, Any] = {"type": (Literal[command.type], ...)}
+    own = _COMMAND_FIELDS.get(command, {})
     for f in dataclasses.fields(command):  # type: ignore[arg-type]  # a dataclass subclass
-        fields[f.name] = (_FIELD_SCHEMAS[f.name], ...)
+        fields[f.name] = own.get(f.name) or (_FIELD_SCHEMAS[f.name], ...)
     return create_model(
         f"{command.__name__}In",
         __base__=_Command,
@@ -274,7 +406,7 @@ class ReasonIn(Strict):
 
 
 class RewindIn(Strict):
-    to_seq: Annotated[int, Field(ge=1, le=2**31 - 1)]
+    to_seq: Annotated[int, Field(ge=1, le=MAX_SEQ), Whole]
     reason: Reason
 
 

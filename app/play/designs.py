@@ -126,6 +126,8 @@ def _masses(row: T.SystemType) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if row.tmf_share:
         return out  # a share of the TMF: see mass_rule
+    if row.stores or row.rack:
+        return _load_masses(row)
     if row.grades:
         for grade in row.grades:
             mass = T.system_mass(row.type, 0, grade=grade)
@@ -164,6 +166,22 @@ def _weak_arc_mass(row: T.SystemType) -> dict[str, float] | None:
     if not row.weak_arcs:
         return None
     return {str(cls): T.weak_arc_mass(row.type, cls, 2) / 2 for cls in row.classes if cls >= 2}
+
+
+def _load_masses(row: T.SystemType) -> list[dict[str, Any]]:
+    """A magazine: the mass and points each load adds to it (it weighs what it holds); a rack:
+    its mass and points built with each load it may carry (one arc)."""
+    out: list[dict[str, Any]] = []
+    loads = T.LOAD_MASS if row.stores else row.fires
+    for load in loads:
+        if row.stores:
+            mass = T.LOAD_MASS[load]
+            out.append({"load": load, "mass": mass, "points": T.system_cost(row.type, mass)})
+        else:
+            mass = T.system_mass(row.type, 0, arcs=1, load=load)
+            cost = T.system_cost(row.type, mass)
+            out.append({"load": load, "arcs": 1, "mass": mass, "points": cost})
+    return out
 
 
 def system_row(row: T.SystemType) -> dict[str, Any]:
@@ -230,7 +248,7 @@ def systems_table() -> dict[str, Any]:
         )
     return {
         "systems": [system_row(row) for row in T.SYSTEMS.values()],
-        "families": ["weapon", "defence", "electronics", "hull"],
+        "families": ["weapon", "ordnance", "bay", "defence", "electronics", "hull"],
         "limits": {
             "mass": {"min": MIN_MASS, "max": MAX_MASS},
             "thrust": {"min": MIN_THRUST, "max": MAX_THRUST},

@@ -21,7 +21,7 @@ from app.rules import Event, GameState, evolve, replay
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, GameStatus
-from app.rules.winning import finish
+from app.rules.winning import discarded_at_finish, finish
 from app.store import games as G
 from app.store import log as L
 from app.store import queries as Q
@@ -161,7 +161,9 @@ class Referee:
             assert read.snapshot is not None
             state = state_from_dict(read.snapshot)
             data = finish(state, winner, "referee", note=reason, seed=game.seed)
-            items = [("game_finished", data)]
+            removed = discarded_at_finish(state)  # markers in flight go first (decision)
+            items = [("marker_removed", removed)] if removed is not None else []
+            items.append(("game_finished", data))
             seen, seq = await self._append(
                 conn, read, items, status=GameStatus.FINISHED, paused=False
             )

@@ -9,11 +9,21 @@ from typing import Any
 from app.rules import capabilities as cap
 from app.rules.builder import Builder
 from app.rules.commands import Activate, EndActivation, Move, Ping, SetMode
-from app.rules.errors import IllegalOrders, InvalidCommand, UnknownWeapon, WrongStep
+from app.rules.errors import (
+    IllegalOrders,
+    InvalidCommand,
+    RulesError,
+    UnknownWeapon,
+    WeaponNotWorking,
+    WrongStep,
+)
 from app.rules.evolve import TURN_COUNTED_CONTROL
+from app.rules.fighters import engage
+from app.rules.fighters.sight import ping_groups
 from app.rules.fire import awaited_sides
 from app.rules.gates import check_activatable, gate, named, own_ship
-from app.rules.movement import MoveResult, movement_system
+from app.rules.movement import MoveResult, Orders, movement_system
+from app.rules.ordnance.markers import run_step2, step2_due
 from app.rules.sensors import detect
 from app.rules.state import ACTIVATE, AFTER_MOVE, AFTER_PING, START, GameState, ShipState
 from app.rules.systems import MODE_SWITCH_OFFLINE_TURNS, SYSTEMS
@@ -25,6 +35,10 @@ def activate(b: Builder, seat: str, cmd: Activate) -> None:
     check_activatable(b.state, ship)
     b.emit("activation_started", {"side": seat, "ship": ship.id})
     if ship.out_of_control:
+        if step2_due(b.state, b.state.ship(ship.id)):  # its salvos and AMTs still resolve
+            run_step2(b, b.state.ship(ship.id), {}, standing=True)
+            if b.state.phase.step != START or not b.state.ship(ship.id).in_play:
+                return  # advance() ends the activation (or a defence window is open)
         counted = b.state.rules_version not in TURN_COUNTED_CONTROL
         drift_out_of_control(b, b.state.ship(ship.id), counted=counted)
 
@@ -32,6 +46,11 @@ def activate(b: Builder, seat: str, cmd: Activate) -> None:
 def ping(b: Builder, seat: str, cmd: Ping) -> None:
     gate(b.state, seat, Ping)
     ship = named(b.state, seat, cmd.ship)
+    if b.state.phase.step2_done and not b.state.phase.moved:
+        raise WrongStep(
+            f"{ship.name}'s step 2 has run: its first ping is forfeit (RULES §4); move it, then "
+            "it may ping after the move"
+        )
     if b.state.phase.step == ACTIVATE:
         b.emit("activation_started", {"side": seat, "ship": ship.id})
     when = "after_move" if b.state.phase.moved else "before_move"
@@ -60,6 +79,7 @@ def ping(b: Builder, seat: str, cmd: Ping) -> None:
                     "by": ship.id,
                 },
             )
+    ping_groups(b, b.state.ship(ship.id))  # enemy groups in ping range: no dice
     awaiting = awaited_sides(b.state, ship.id)
     b.emit(
         "fire_window",
@@ -67,10 +87,9 @@ def ping(b: Builder, seat: str, cmd: Ping) -> None:
     )
 
 
-def _plot(state: GameState, ship: ShipState, cmd: Move) -> MoveResult:
+def _plot(state: GameState, ship: ShipState, orders: Orders) -> MoveResult:
     assert ship.position is not None
     thrust = cap.thrust(state, ship)
-    orders = cmd.orders
     system = movement_system(state.movement)
     motion = system.motion_of(ship)
     system.check(orders, motion, thrust)
@@ -117,11 +136,55 @@ def move(b: Builder, seat: str, cmd: Move) -> None:
         raise WrongStep("the activating ship has already moved: ping or end the activation")
     gate(state, seat, Move)
     ship = named(state, seat, cmd.ship)
-    result = _plot(state, ship, cmd)
+    result = _plot(state, ship, cmd.orders)
     if state.phase.step == ACTIVATE:
         b.emit("activation_started", {"side": seat, "ship": ship.id})
+    if not step2_due(b.state, b.state.ship(ship.id)):
+        _make_move(b, ship, result, cmd.orders.to_dict())
+        return
+    # a move without markers orders: step 2 on standing orders first (RULES §4, §9.3); the
+    # move is kept until its strike is over (a defence window may open) and made then
+    run_step2(b, b.state.ship(ship.id), {}, standing=True, move=cmd.orders.to_dict())
+    resume_pending_move(b)
+
+
+def resume_pending_move(b: Builder) -> bool:
+    """Makes the activating ship's kept move (``phase.pending_move``) once nothing stands in its
+    way; whether it moved. It waits while a defence window is open; a ship lost or out of
+    control meanwhile does not make it (``advance`` ends or drifts its activation, public);
+    orders that no longer fit (its drive hit in the strike) wait for a new move, the owner's
+    view saying why (``pending_move.refused``)."""
+    phase = b.state.phase
+    ship = b.state.active_ship
+    if phase.pending_move is None or ship is None or phase.step not in (START, AFTER_PING):
+        return False
+    if not ship.in_play or not ship.in_control:
+        return False
+    refused = pending_move_problem(b.state)
+    if refused is not None:
+        return False
+    orders = movement_system(b.state.movement).parse_orders(phase.pending_move)
+    _make_move(b, ship, _plot(b.state, ship, orders), orders.to_dict())
+    return True
+
+
+def pending_move_problem(state: GameState) -> str | None:
+    """Why the kept move cannot be made now, or None."""
+    ship = state.active_ship
+    assert ship is not None and state.phase.pending_move is not None
+    try:
+        orders = movement_system(state.movement).parse_orders(state.phase.pending_move)
+        _plot(state, ship, orders)
+    except RulesError as refusal:
+        return refusal.detail
+    return None
+
+
+def _make_move(b: Builder, ship: ShipState, result: MoveResult, orders: Mapping[str, Any]) -> None:
     pinged_first = b.state.phase.pinged == "before_move"
-    b.emit("ship_moved", _moved_payload(ship, result, cmd.orders.to_dict(), False))
+    b.emit("ship_moved", _moved_payload(ship, result, orders, False))
+    assert ship.position is not None
+    engage.follow(b, ship.id, ship.position)
     if left_table(b, ship.id, result):
         b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "left"})
     elif pinged_first:
@@ -135,6 +198,7 @@ def drift_move(b: Builder, ship: ShipState) -> MoveResult:
     system = movement_system(b.state.movement)
     result = system.drift(ship.position, ship.heading, system.motion_of(ship))
     b.emit("ship_moved", _moved_payload(ship, result, system.still.to_dict(), True))
+    engage.follow(b, ship.id, ship.position)
     return result
 
 
@@ -179,6 +243,8 @@ def set_mode(b: Builder, seat: str, cmd: SetMode) -> None:
     except KeyError:
         raise UnknownWeapon(f"{ship.name} has no weapon {cmd.weapon!r}") from None
     modes = SYSTEMS[weapon.type].modes if weapon.type in SYSTEMS else ()
+    if modes and ship.system(weapon.id).status == "destroyed":
+        raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is destroyed: it has no mode to switch")
     if not modes:
         raise InvalidCommand(f"{ship.name}'s {weapon.id} has only one mode")
     if cmd.mode not in modes:

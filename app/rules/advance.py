@@ -6,12 +6,26 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import damage as dmg
-from app.rules.activation import drift_move, drift_out_of_control, left_table
+from app.rules.activation import (
+    drift_move,
+    drift_out_of_control,
+    left_table,
+    resume_pending_move,
+)
 from app.rules.builder import Builder
 from app.rules.evolve import NEW_TURN, TURN_COUNTED_CONTROL
+from app.rules.fighters.engage import lose_gone
+from app.rules.ordnance import window
+from app.rules.ordnance.markers import (
+    discard_at_turn_limit,
+    remove_orphans,
+    run_step2,
+    step2_due,
+)
 from app.rules.state import (
     AFTER_MOVE,
     AFTER_PING,
+    DEFEND,
     DEPLOY,
     FIRE,
     OUT_OF_PLAY,
@@ -35,6 +49,10 @@ def advance(b: Builder) -> None:
                 return
             _start_turn(b)
             continue
+        if state.marker_count and remove_orphans(b):
+            continue
+        if state.marker_count and lose_gone(b):  # engaged with a ship now off the table
+            continue
         over = game_over(state)
         if over is not None:
             b.finish_game(over)
@@ -47,6 +65,10 @@ def advance(b: Builder) -> None:
             end = {"ship": state.active_ship.id, "overwatch": False, "reason": "pinged"}
             b.emit("activation_ended", end)
             continue
+        if step == DEFEND:
+            if window.advance_window(b):
+                continue
+            return
         if step == FIRE and not state.phase.awaiting:
             volley(b)
             continue
@@ -73,10 +95,13 @@ def _activating_ship_waits(b: Builder) -> bool:
                 "activation_ended",
                 {"ship": ship.id, "overwatch": False, "reason": "out_of_control"},
             )
+        elif step2_due(b.state, ship):  # its salvos and AMTs still resolve (RULES §9.3)
+            run_step2(b, ship, {}, standing=True)
         else:
             drift_out_of_control(b, ship)
         return False
-    return True
+    # a move kept while its step 2's defence window was open is made now (decision 16)
+    return not resume_pending_move(b)
 
 
 def _drift_hulks(b: Builder) -> None:
@@ -125,6 +150,8 @@ def _end_turn(b: Builder) -> None:
 def _start_turn(b: Builder) -> None:
     state = b.state
     if state.turn >= state.turn_limit and state.turn > 0:
+        if state.marker_count:
+            discard_at_turn_limit(b)
         b.finish_game(finish(state, None, "turn_limit"))
         return
     _core_rolls(b)

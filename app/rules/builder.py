@@ -10,6 +10,9 @@ from app.rules.dice import DiceSource, Roller
 from app.rules.events import Event
 from app.rules.evolve import TURN_COUNTED_CONTROL, evolve
 from app.rules.state import GameState
+from app.rules.winning import discarded_at_finish
+
+_ACTIVATION_KINDS = frozenset({"activation_started", "activation_ended"})
 
 
 class Builder:
@@ -25,8 +28,7 @@ class Builder:
         self.events: list[Event] = []
 
     def emit(self, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
-        legacy = self.state.rules_version in TURN_COUNTED_CONTROL
-        if kind in ("activation_started", "activation_ended") and not legacy:
+        if kind in _ACTIVATION_KINDS and self.state.rules_version not in TURN_COUNTED_CONTROL:
             data = _command_bridge_count(self.state, kind, data)
         event = Event(self.state.seq + 1, self.state.turn if turn is None else turn, kind, data)
         self.state = evolve(self.state, event)
@@ -34,7 +36,11 @@ class Builder:
         return event
 
     def finish_game(self, data: dict[str, Any], turn: int | None = None) -> Event:
-        """The last event of the game; it publishes the seed, now that no roll is to come."""
+        """The last event of the game; it publishes the seed, now that no roll is to come. The
+        markers still in flight are discarded first (one ``marker_removed``, decision)."""
+        removed = discarded_at_finish(self.state)
+        if removed is not None:
+            self.emit("marker_removed", removed, turn)
         if self.seed is not None:
             data = {**data, "seed": self.seed}
         return self.emit("game_finished", data, turn)

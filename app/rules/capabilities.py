@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from app.rules.damage import stealth_level
 from app.rules.designs import Design, SystemSpec
+from app.rules.errors import WeaponNotWorking, WeaponSpent
 from app.rules.state import GameState, ShipState, Step, SystemStatus
-from app.rules.systems import row, types_doing
-from app.rules.weapons import is_weapon
+from app.rules.systems import SYSTEMS, row, types_doing
 
 _SENSORS = row("sensors")
 assert _SENSORS.built_in_grade is not None, "every ship has built-in sensors"
@@ -15,16 +15,16 @@ BASIC_SENSORS: str = _SENSORS.built_in_grade
 SENSOR_DICE = {BASIC_SENSORS: 1, **{g: grade.ping_dice for g, grade in _SENSORS.grades.items()}}
 # the types that give a ship ECM (area ECM is ECM itself)
 _ECM_TYPES = types_doing("ecm")
-_DESTROYED, _DAMAGED = SystemStatus.DESTROYED, SystemStatus.DAMAGED
+_DESTROYED, _DAMAGED, _OK = SystemStatus.DESTROYED, SystemStatus.DAMAGED, SystemStatus.OK
 # the steps of an activation once its ship is named
 _NAMED = frozenset({Step.START, Step.AFTER_PING, Step.AFTER_MOVE})
 
 
 def spec_of(design: Design, system_id: str) -> SystemSpec:
-    for spec in design.all_systems():
-        if spec.id == system_id:
-            return spec
-    raise KeyError(system_id)
+    try:
+        return design.spec_by_id[system_id]
+    except KeyError:
+        raise KeyError(system_id) from None
 
 
 def thrust(state: GameState, ship: ShipState) -> int:
@@ -67,17 +67,22 @@ def fire_controls(ship: ShipState) -> int:
 
 
 def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
-    return tuple(s for s in state.design_of(ship).all_systems() if is_weapon(s))
+    return state.design_of(ship).weapon_systems
 
 
 def ready_weapons(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:
     """Working weapons not yet fired this game turn, not spent for the game (a fired rack) and
     not offline after a mode switch (all public facts: a switch is announced and a rack is seen
     to fire, so who a fire window waits for may use them)."""
+    weapons = weapon_specs(state, ship)
+    if not weapons:
+        return ()
+    # each weapon's system found in one pass (the first of an id, as ``ShipState.system``)
+    systems = {s.id: s for s in reversed(ship.systems)}
     return tuple(
         w
-        for w in weapon_specs(state, ship)
-        if ship.system(w.id).working
+        for w in weapons
+        if systems[w.id].status == _OK
         and w.id not in ship.fired
         and w.id not in ship.spent
         and not offline(state, ship, w.id)
@@ -117,3 +122,16 @@ def mode_switchable(state: GameState, seat: str) -> ShipState | None:
         return None
     ship = state.ship(phase.ship)
     return ship if ship.in_play and ship.side == seat else None
+
+
+def check_ready(ship: ShipState, spec: SystemSpec, spent_why: str) -> None:
+    """A weapon or launcher that may fire or launch now: not spent (first: a spent rack stays
+    spent whatever its state), working, not fired this turn. ``spent_why`` ends the refusal of
+    a spent one."""
+    if spec.id in ship.spent:
+        label = SYSTEMS[spec.type].label
+        raise WeaponSpent(f"{ship.name}'s {label} {spec.id} is spent: {spent_why}")
+    if not ship.system(spec.id).working:
+        raise WeaponNotWorking(f"{ship.name}'s {spec.id} is {ship.system(spec.id).status}")
+    if spec.id in ship.fired:
+        raise WeaponSpent(f"{ship.name}'s {spec.id} has already fired this turn")

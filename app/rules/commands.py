@@ -11,28 +11,36 @@ names the wrong field) and written back (``to_json``, so that ``from_json(c.to_j
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
+from app.rules.command_json import _fields as _fields  # re-exported: the other commands' modules
+from app.rules.command_json import _int as _int
+from app.rules.command_json import _str as _str
+from app.rules.command_json import _vec as _vec
 from app.rules.errors import IllegalOrders, InvalidCommand
+from app.rules.fighters.orders import BayLaunch, parse_launches
 from app.rules.geometry import Vec
 from app.rules.movement import Orders, movement_system
 from app.rules.state import (
     ACTIVATE,
     AFTER_MOVE,
     AFTER_PING,
+    DEFEND,
     DEPLOY,
     FIRE,
     START,
     GameState,
     Shot,
+    Step,
 )
 
 # the steps the game rests in, waiting for a command; the others pass within one ``decide``
-RESTING_STEPS = frozenset({DEPLOY, ACTIVATE, START, AFTER_PING, AFTER_MOVE, FIRE})
+RESTING_STEPS = frozenset(
+    {DEPLOY, ACTIVATE, START, AFTER_PING, AFTER_MOVE, FIRE, DEFEND, Step.FIGHTERS}
+)
 # every resting step once both sides have deployed
 PLAY_STEPS = RESTING_STEPS - {DEPLOY}
 
@@ -77,43 +85,6 @@ def registered(cls: C) -> C:
     assert cls.type not in COMMANDS, f"two commands named {cls.type!r}"
     COMMANDS[cls.type] = cls
     return cls
-
-
-# -- reading JSON ------------------------------------------------------------------------------
-def _fields(data: Mapping[str, Any], where: str, required: set[str], optional: set[str]) -> None:
-    missing = sorted(required - data.keys())
-    if missing:
-        raise InvalidCommand(f"{where}: missing field {', '.join(repr(m) for m in missing)}")
-    extra = sorted(set(data.keys()) - required - optional)
-    if extra:
-        raise InvalidCommand(f"{where}: unknown field {', '.join(repr(e) for e in extra)}")
-
-
-def _str(data: Mapping[str, Any], key: str, where: str) -> str:
-    value = data[key]
-    if not isinstance(value, str) or not value:
-        raise InvalidCommand(f"{where}: {key!r} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _int(data: Mapping[str, Any], key: str, where: str) -> int:
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidCommand(f"{where}: {key!r} must be a whole number, got {value!r}")
-    return value
-
-
-def _vec(data: Mapping[str, Any], key: str, where: str) -> Vec:
-    value = data[key]
-    if not isinstance(value, Mapping) or set(value.keys()) != {"x", "y"}:
-        raise InvalidCommand(f'{where}: {key!r} must be an object {{"x": number, "y": number}}')
-    coords = []
-    for axis in ("x", "y"):
-        c = value[axis]
-        if isinstance(c, bool) or not isinstance(c, int | float) or not math.isfinite(c):
-            raise InvalidCommand(f"{where}: {key}.{axis} must be a finite number, got {c!r}")
-        coords.append(float(c))
-    return Vec(coords[0], coords[1])
 
 
 def names_a_ship(state: GameState, seat: str) -> bool:
@@ -214,7 +185,9 @@ class Ping(_ShipCommand):
 
     @classmethod
     def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
-        return names_a_ship(state, seat)
+        # after step 2 the first ping is forfeit (RULES §4): the next is after the move
+        forfeit = state.phase.step2_done and not state.phase.moved
+        return names_a_ship(state, seat) and not forfeit
 
 
 @registered
@@ -249,17 +222,27 @@ class EndActivation(_ShipCommand):
 
 
 def _shot(data: Any, index: int) -> Shot:
+    """A shot names a ``target``; a launch (RULES §9.2) an ``aim`` point instead, and maybe the
+    ``load`` it fires."""
     where = f"shots[{index}]"
     if not isinstance(data, Mapping):
         raise InvalidCommand(f"{where} must be an object")
-    _fields(data, where, {"ship", "weapon", "target"}, {"system"})
+    _fields(data, where, {"ship", "weapon"}, {"target", "system", "aim", "load"})
+    if "target" not in data and "aim" not in data:
+        raise InvalidCommand(f"{where}: missing field 'target' (or 'aim' for a launch)")
+    if "target" in data and "aim" in data:
+        raise InvalidCommand(
+            f"{where}: a shot has a 'target' (a ship to fire at) or an 'aim' point (a launch), "
+            "not both"
+        )
+    if "load" in data and "aim" not in data:
+        raise InvalidCommand(f"{where}: 'load' goes with a launch, which has an 'aim' point")
     system = _str(data, "system", where) if "system" in data else None
-    return Shot(
-        _str(data, "ship", where),
-        _str(data, "weapon", where),
-        _str(data, "target", where),
-        system,
-    )
+    ship, weapon = _str(data, "ship", where), _str(data, "weapon", where)
+    if "target" in data:
+        return Shot(ship, weapon, _str(data, "target", where), system)
+    load = _str(data, "load", where) if "load" in data else None
+    return Shot(ship, weapon, None, system, _vec(data, "aim", where), load)
 
 
 @registered
@@ -288,6 +271,75 @@ class Fire(Command):
             "type": self.type,
             "window": self.window,
             "shots": [s.to_dict() for s in self.shots],
+        }
+
+
+@dataclass(frozen=True)
+class MarkerOrder:
+    """One marker's order in step 2: where a heavy missile or a fighter group goes (``to``), or
+    a group's ``land`` (decision F3); never both."""
+
+    marker: str
+    to: Vec | None = None
+    land: bool = False
+
+    @classmethod
+    def from_json(cls, data: Any, index: int) -> MarkerOrder:
+        where = f"orders[{index}]"
+        if not isinstance(data, Mapping):
+            raise InvalidCommand(f"{where} must be an object")
+        _fields(data, where, {"marker"}, {"to", "land"})
+        land = data.get("land", False)
+        if not isinstance(land, bool):
+            raise InvalidCommand(f"{where}: 'land' must be true or false, got {land!r}")
+        to = _vec(data, "to", where) if "to" in data else None
+        if land and to is not None:
+            raise InvalidCommand(
+                f"{where}: a group either moves to a point ('to') or lands ('land'), not both"
+            )
+        return cls(_str(data, "marker", where), to, land)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"marker": self.marker}
+        if self.to is not None:
+            out["to"] = self.to.to_dict()
+        if self.land:
+            out["land"] = True
+        return out
+
+
+@registered
+@dataclass(frozen=True)
+class Markers(Command):
+    """Step 2 of the activating ship (RULES §4, §9.3): its markers' orders, before its move, and
+    the bays it launches from (``launch``, issue 13)."""
+
+    ship: str
+    orders: tuple[MarkerOrder, ...] = ()
+    launch: tuple[BayLaunch, ...] = ()
+    type: ClassVar[str] = "markers"
+    steps: ClassVar[frozenset[str]] = frozenset({START, AFTER_PING})
+
+    @classmethod
+    def open_to(cls, state: GameState, seat: str, details: Mapping[str, Any]) -> bool:
+        return cls.type in details  # the activating ship's step 2 is due
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
+        _fields(data, cls.type, {"type", "ship", "orders"}, {"launch"})
+        orders = data["orders"]
+        if not isinstance(orders, list):
+            raise InvalidCommand(f"{cls.type}: 'orders' must be a list of marker orders")
+        ship = _str(data, "ship", cls.type)
+        launch = parse_launches(data.get("launch", []), cls.type)
+        return cls(ship, tuple(MarkerOrder.from_json(o, i) for i, o in enumerate(orders)), launch)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "ship": self.ship,
+            "orders": [o.to_dict() for o in self.orders],
+            "launch": [x.to_dict() for x in self.launch],
         }
 
 
@@ -365,6 +417,10 @@ class Resign(Command):
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type}
 
+
+# the defence window's commands live with it; imported here so that the registry is whole
+from app.rules.fighters import commands as fighter_commands  # noqa: E402, F401
+from app.rules.ordnance import defence_commands  # noqa: E402, F401
 
 COMMAND_TYPES = tuple(COMMANDS)
 

@@ -289,6 +289,8 @@ def repair_priority(state: GameState, ship: ShipState) -> list[str]:
     """Damaged systems in the published order: power core, bridge, life support, main drive,
     fire control, screens, weapons in design order, the rest in design order."""
     damaged = [s for s in ship.systems if s.status == _DAMAGED and not s.beyond_repair]
+    if not damaged:  # most ships, most turns: nothing to sort
+        return []
     design_order = {spec.id: i for i, spec in enumerate(state.design_of(ship).all_systems())}
 
     def key(s: Any) -> tuple[int, int]:
@@ -313,8 +315,10 @@ def damage_control(state: GameState, ship: ShipState, roller: Roller) -> dict[st
     if not ship.crew_aboard:
         return None
     targets = repair_priority(state, ship)
+    if not targets:
+        return None
     parties = damage_control_parties(state, ship)
-    if not targets or parties <= 0:
+    if parties <= 0:
         return None
     mark = roller.mark()
     attempts = []

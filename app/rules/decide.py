@@ -24,6 +24,7 @@ from app.rules.commands import (
     Deploy,
     EndActivation,
     Fire,
+    Markers,
     Move,
     Ping,
     Placement,
@@ -43,7 +44,10 @@ from app.rules.errors import (
     WrongStep,
 )
 from app.rules.events import Event
+from app.rules.fighters import step as fighters_step
+from app.rules.fighters.commands import Fighters
 from app.rules.gates import own_ship
+from app.rules.ordnance import defence_commands, markers
 from app.rules.state import PLAYER_SEATS, GameState, GameStatus, other_side
 from app.rules.winning import finish
 
@@ -153,6 +157,10 @@ HANDLERS: Mapping[type[Command], Callable[[Builder, str, Any], None]] = {
     Move: activation.move,
     EndActivation: activation.end_activation,
     Fire: volley.declare,
+    Markers: markers.markers,
+    Fighters: fighters_step.fighters,
+    defence_commands.Defend: defence_commands.defend,
+    defence_commands.StandingOrders: defence_commands.standing_orders,
     CoreAction: _core_action,
     SetMode: activation.set_mode,
     Resign: _resign,

@@ -123,6 +123,12 @@ class NotAllowedToFire(RulesError):
     code = "not_allowed_to_fire"
 
 
+class UnknownMarker(RulesError):
+    """A marker id that is not in the game or that the caller may not see: the same refusal."""
+
+    code = "unknown_marker"
+
+
 class NoCriticalCore(RulesError):
     code = "no_critical_core"
 

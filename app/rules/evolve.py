@@ -8,14 +8,19 @@ found by its body's class; a type without one raises ``UnknownEventType``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from app.rules import events as ev
 from app.rules.capabilities import spec_of
 from app.rules.events import Event, EventBody, UnknownEventType
+from app.rules.events.defence import DefenceWindowOpened
+from app.rules.fighters.fold import follow
+from app.rules.frozen import amend
 from app.rules.game import start_state
 from app.rules.geometry import Vec
+from app.rules.ordnance.defence_fold import DEFENCE_FOLDS
+from app.rules.ordnance.fold import FOLDS as ORDNANCE_FOLDS
+from app.rules.ordnance.fold import attacking_live
 from app.rules.rewind import keep_reveals
 from app.rules.state import (
     ACTIVATE,
@@ -33,12 +38,12 @@ from app.rules.state import (
     GameStatus,
     LastKnown,
     MoveRecord,
-    Phase,
     ShipState,
     ShipStatus,
     Shot,
     Step,
     SystemStatus,
+    new_phase,
     other_side,
 )
 from app.rules.weapons import once_per_game
@@ -47,7 +52,10 @@ NEW_TURN = Step.NEW_TURN  # transient: the turn has ended, the next one (or the 
 
 B = TypeVar("B", bound=EventBody)
 Handler = Callable[[GameState, Any, Event], GameState]
-_HANDLERS: dict[type[EventBody], Handler] = {}
+_HANDLERS: dict[type[EventBody], Handler] = {**ORDNANCE_FOLDS, **DEFENCE_FOLDS}
+_open_window = DEFENCE_FOLDS[DefenceWindowOpened]
+# the window's attackers are live while it is open (RULES §9.1)
+_HANDLERS[DefenceWindowOpened] = lambda state, b, e: attacking_live(_open_window(state, b, e))
 
 
 def _folds(kind: type[B]) -> Callable[[Callable[[GameState, B, Event], GameState]], Handler]:
@@ -68,10 +76,13 @@ def evolve(state: GameState, event: Event) -> GameState:
     new = handler(state, body, event)
     rolls = body.roll_numbers()
     next_roll = max(new.next_roll, max(rolls) + 1) if rolls else new.next_roll
-    # ``replace`` minus its per-field work, which cost as much as reading the event
-    stamped = object.__new__(GameState)
-    stamped.__dict__.update(new.__dict__, seq=event.seq, next_roll=next_roll)
-    return stamped
+    if new is state:  # nothing changed: a copy, the input stays as it was
+        new = object.__new__(GameState)
+        new.__dict__.update(state.__dict__)
+    # stamped in place: every handler returns its input or a state it has just built, which
+    # nobody else holds yet (one copy of the state less per event)
+    new.__dict__.update(seq=event.seq, next_roll=next_roll)
+    return new
 
 
 def replay(events: list[Event]) -> GameState:
@@ -87,11 +98,10 @@ def _ship(state: GameState, ship_id: str, f: Callable[[ShipState], ShipState]) -
 
 
 def _set_system(ship: ShipState, system_id: str, status: str) -> ShipState:
-    return replace(
+    return amend(
         ship,
         systems=tuple(
-            replace(s, status=SystemStatus(status)) if s.id == system_id else s
-            for s in ship.systems
+            amend(s, status=SystemStatus(status)) if s.id == system_id else s for s in ship.systems
         ),
     )
 
@@ -99,8 +109,8 @@ def _set_system(ship: ShipState, system_id: str, status: str) -> ShipState:
 def _mark_last_move_pinged(ship: ShipState) -> ShipState:
     if not ship.orders_log or ship.orders_log[-1].pinged:
         return ship
-    last = replace(ship.orders_log[-1], pinged=True)
-    return replace(ship, orders_log=(*ship.orders_log[:-1], last))
+    last = amend(ship.orders_log[-1], pinged=True)
+    return amend(ship, orders_log=(*ship.orders_log[:-1], last))
 
 
 # -- handlers ------------------------------------------------------------------------------------
@@ -119,7 +129,7 @@ def _deployed(state: GameState, b: ev.Deployed, e: Event) -> GameState:
     for p in b.ships:
 
         def place(s: ShipState, p: Any = p) -> ShipState:
-            return replace(
+            return amend(
                 s,
                 deployed=True,
                 position=p.position.vec(),
@@ -129,18 +139,18 @@ def _deployed(state: GameState, b: ev.Deployed, e: Event) -> GameState:
             )
 
         state = _ship(state, p.ship, place)
-    return replace(state, deployed=state.deployed | {b.side})
+    return amend(state, deployed=state.deployed | {b.side})
 
 
 @_folds(ev.TurnStarted)
 def _turn_started(state: GameState, b: ev.TurnStarted, e: Event) -> GameState:
-    ships = tuple(replace(s, activated=False) for s in state.ships)
-    return replace(
+    ships = tuple(amend(s, activated=False) for s in state.ships)
+    return amend(
         state,
         ships=ships,
         turn=b.turn,
         first_side=b.first_side,
-        phase=Phase(step=ACTIVATE, side=b.first_side),
+        phase=new_phase(step=ACTIVATE, side=b.first_side),
     )
 
 
@@ -149,7 +159,7 @@ def _core_roll(state: GameState, b: ev.CoreRoll, e: Event) -> GameState:
     return _ship(
         state,
         b.ship,
-        lambda s: replace(s, explosion_rolls=s.explosion_rolls + (1 if s.abandoned else 0)),
+        lambda s: amend(s, explosion_rolls=s.explosion_rolls + (1 if s.abandoned else 0)),
     )
 
 
@@ -157,24 +167,25 @@ def _core_roll(state: GameState, b: ev.CoreRoll, e: Event) -> GameState:
 def _activation_started(state: GameState, b: ev.ActivationStarted, e: Event) -> GameState:
     out = b.command_bridge_out
     if out is not None:  # one of the activations it is knocked out for (C3.7)
-        state = _ship(state, b.ship, lambda s: replace(s, command_bridge_out=out))
-    return replace(state, phase=Phase(step=START, side=b.side, ship=b.ship))
+        state = _ship(state, b.ship, lambda s: amend(s, command_bridge_out=out))
+    return amend(state, phase=new_phase(step=START, side=b.side, ship=b.ship))
 
 
 @_folds(ev.Ping)
 def _ping(state: GameState, b: ev.Ping, e: Event) -> GameState:
-    state = _ship(state, b.ship, lambda s: replace(s, overwatch=False))
+    state = _ship(state, b.ship, lambda s: amend(s, overwatch=False))
     when = "after_move" if state.phase.moved else "before_move"
-    return replace(state, phase=replace(state.phase, pinged=when))
+    return amend(state, phase=amend(state.phase, pinged=when))
 
 
 @_folds(ev.ShipRevealed)
 def _ship_revealed(state: GameState, b: ev.ShipRevealed, e: Event) -> GameState:
     known = LastKnown(b.position.x, b.position.y, b.heading, e.turn, e.seq)
+    state = follow(state, b)
     return _ship(
         state,
         b.ship,
-        lambda s: _mark_last_move_pinged(replace(s, revealed="live", last_known=known)),
+        lambda s: _mark_last_move_pinged(amend(s, revealed="live", last_known=known)),
     )
 
 
@@ -182,7 +193,7 @@ def _ship_revealed(state: GameState, b: ev.ShipRevealed, e: Event) -> GameState:
 def _ship_moved(state: GameState, b: ev.ShipMoved, e: Event) -> GameState:
     def move(s: ShipState) -> ShipState:
         record = MoveRecord(e.turn, e.seq, dict(b.orders), drift=b.drift)
-        return replace(
+        return amend(
             s,
             position=b.to.vec(),
             heading=b.heading,
@@ -196,21 +207,22 @@ def _ship_moved(state: GameState, b: ev.ShipMoved, e: Event) -> GameState:
 
     state = _ship(state, b.ship, move)
     if state.phase.ship == b.ship and state.phase.step in (START, AFTER_PING):
-        state = replace(state, phase=replace(state.phase, moved=True, step=AFTER_MOVE))
+        phase = amend(state.phase, moved=True, step=AFTER_MOVE, pending_move=None)
+        state = amend(state, phase=phase)
     return state
 
 
 @_folds(ev.ShipLeft)
 def _ship_left(state: GameState, b: ev.ShipLeft, e: Event) -> GameState:
-    return _ship(state, b.ship, lambda s: replace(s, status=LEFT, out_reason="left"))
+    return _ship(state, b.ship, lambda s: amend(s, status=LEFT, out_reason="left"))
 
 
 @_folds(ev.ActivationEnded)
 def _activation_ended(state: GameState, b: ev.ActivationEnded, e: Event) -> GameState:
     def end(s: ShipState) -> ShipState:
-        s = replace(s, activated=True, overwatch=b.overwatch)
+        s = amend(s, activated=True, overwatch=b.overwatch)
         if b.out_of_control is not None:  # a drifting activation counted (RULES §8)
-            s = replace(s, out_of_control=b.out_of_control)
+            s = amend(s, out_of_control=b.out_of_control)
         if b.regained_control:
             s = _set_system(s, "bridge", "ok")
         if b.command_bridge_restored:
@@ -235,13 +247,13 @@ def _hand_on(state: GameState, order: tuple[str, str]) -> GameState:
     neither has one, the turn is over."""
     for side in order:
         if any(s.in_play and not s.activated for s in state.ships_of(side)):
-            return replace(state, phase=Phase(step=ACTIVATE, side=side))
-    return replace(state, phase=Phase(step=TURN_END))
+            return amend(state, phase=new_phase(step=ACTIVATE, side=side))
+    return amend(state, phase=new_phase(step=TURN_END))
 
 
 @_folds(ev.FireWindow)
 def _fire_window(state: GameState, b: ev.FireWindow, e: Event) -> GameState:
-    phase = replace(
+    phase = amend(
         state.phase,
         step=FIRE,
         window=e.seq,
@@ -249,19 +261,22 @@ def _fire_window(state: GameState, b: ev.FireWindow, e: Event) -> GameState:
         awaiting=b.awaiting,
         declared={},
     )
-    return replace(state, phase=phase)
+    return amend(state, phase=phase)
 
 
 @_folds(ev.FireDeclared)
 def _fire_declared(state: GameState, b: ev.FireDeclared, e: Event) -> GameState:
-    shots = tuple(Shot(s.ship, s.weapon, s.target, s.system) for s in b.shots)
+    shots = tuple(
+        Shot(s.ship, s.weapon, s.target, s.system, s.aim.vec() if s.aim else None, s.load)
+        for s in b.shots
+    )
     phase = state.phase
-    phase = replace(
+    phase = amend(
         phase,
         declared={**phase.declared, b.side: shots},
         awaiting=tuple(s for s in phase.awaiting if s != b.side),
     )
-    return replace(state, phase=phase)
+    return amend(state, phase=phase)
 
 
 @_folds(ev.FireResolved)
@@ -279,12 +294,12 @@ def _fire_resolved(state: GameState, b: ev.FireResolved, e: Event) -> GameState:
         ) -> ShipState:
             locks = s.locks if target in s.locks else (*s.locks, target)
             spent = s.spent | {weapon} if once else s.spent
-            return replace(s, fired=s.fired | {weapon}, locks=locks, spent=spent)
+            return amend(s, fired=s.fired | {weapon}, locks=locks, spent=spent)
 
         state = _ship(state, shot.ship, fired)
     step = AFTER_PING if state.phase.pinged == "before_move" else VOLLEY_DONE
-    phase = replace(state.phase, step=step, window=None, awaiting=(), declared={})
-    return replace(state, phase=phase)
+    phase = amend(state.phase, step=step, window=None, awaiting=(), declared={})
+    return amend(state, phase=phase)
 
 
 @_folds(ev.Damage)
@@ -292,7 +307,7 @@ def _damage(state: GameState, b: ev.Damage, e: Event) -> GameState:
     return _ship(
         state,
         b.ship,
-        lambda s: replace(
+        lambda s: amend(
             s, armour_lost=s.armour_lost + b.armour_lost, hull_lost=s.hull_lost + b.hull_lost
         ),
     )
@@ -303,24 +318,24 @@ def _system_damaged(state: GameState, b: ev.SystemDamaged, e: Event) -> GameStat
     def hit(s: ShipState) -> ShipState:
         s = _set_system(s, b.system, b.status)
         if b.beyond_repair:
-            s = replace(
+            s = amend(
                 s,
                 systems=tuple(
-                    replace(x, beyond_repair=True) if x.id == b.system else x for x in s.systems
+                    amend(x, beyond_repair=True) if x.id == b.system else x for x in s.systems
                 ),
             )
         if b.permanent:
             # a hulk hit again keeps the reason it first went out of play (a dumped core, say)
             reason = "permanently_out_of_control" if s.status == "active" else s.out_reason
-            return replace(s, status=OUT_OF_PLAY, out_of_control=0, out_reason=reason)
+            return amend(s, status=OUT_OF_PLAY, out_of_control=0, out_reason=reason)
         if b.out_of_control is not None:
-            s = replace(s, out_of_control=b.out_of_control)
+            s = amend(s, out_of_control=b.out_of_control)
         if b.life_support_turns is not None:
-            s = replace(s, life_support_turns=b.life_support_turns)
+            s = amend(s, life_support_turns=b.life_support_turns)
         if b.command_bridge_out is not None:
-            s = replace(s, command_bridge_out=b.command_bridge_out)
+            s = amend(s, command_bridge_out=b.command_bridge_out)
         elif b.system_type == "command_bridge":
-            s = replace(s, command_bridge_out=0)  # destroyed: no countdown left
+            s = amend(s, command_bridge_out=0)  # destroyed: no countdown left
         return s
 
     return _ship(state, b.ship, hit)
@@ -328,18 +343,16 @@ def _system_damaged(state: GameState, b: ev.SystemDamaged, e: Event) -> GameStat
 
 @_folds(ev.ShipDestroyed)
 def _ship_destroyed(state: GameState, b: ev.ShipDestroyed, e: Event) -> GameState:
-    return _ship(state, b.ship, lambda s: replace(s, status=DESTROYED, out_reason=b.cause))
+    return _ship(state, b.ship, lambda s: amend(s, status=DESTROYED, out_reason=b.cause))
 
 
 def _dumped(s: ShipState) -> ShipState:
     # no power for anything but emergency life support: drifting, out of the battle
-    return replace(
-        _set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped"
-    )
+    return amend(_set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped")
 
 
 def _abandoned(s: ShipState) -> ShipState:
-    return replace(
+    return amend(
         s,
         status=OUT_OF_PLAY,
         abandoned=True,
@@ -367,8 +380,10 @@ def _emp(state: GameState, b: ev.Emp, e: Event) -> GameState:
     def count(s: ShipState) -> ShipState:
         hits = dict(s.emp_hits)
         hits[b.ship] = hits.get(b.ship, 0) + b.hits
-        return replace(s, emp_hits=hits)
+        return amend(s, emp_hits=hits)
 
+    if not state.has_ship(b.by):
+        return state  # a heavy missile's EMP: its own cap, counted at its attack
     return _ship(state, b.by, count)
 
 
@@ -377,7 +392,7 @@ def _mode_set(state: GameState, b: ev.ModeSet, e: Event) -> GameState:
     return _ship(
         state,
         b.ship,
-        lambda s: replace(
+        lambda s: amend(
             s,
             modes={**s.modes, b.weapon: b.mode},
             offline={**s.offline, b.weapon: b.offline_until},
@@ -394,11 +409,11 @@ def _damage_control(state: GameState, b: ev.DamageControl, e: Event) -> GameStat
             system_id = attempt.system
             s = _set_system(s, system_id, "ok")
             if system_id == "bridge":
-                s = replace(s, out_of_control=0)
+                s = amend(s, out_of_control=0)
             elif system_id == "life_support":
-                s = replace(s, life_support_turns=None)
+                s = amend(s, life_support_turns=None)
             elif s.system(system_id).type == "command_bridge":
-                s = replace(s, command_bridge_out=0)
+                s = amend(s, command_bridge_out=0)
         return s
 
     return _ship(state, b.ship, repair)
@@ -415,16 +430,18 @@ def _turn_ended(state: GameState, b: ev.TurnEnded, e: Event) -> GameState:
     legacy = state.rules_version in TURN_COUNTED_CONTROL
 
     def tick(s: ShipState) -> ShipState:
-        s = replace(s, fired=frozenset(), locks=(), trail=(), emp_hits={})
+        s = amend(
+            s, fired=frozenset(), locks=(), trail=(), emp_hits={}, aim_locks=(), hm_emp_hits=0
+        )
         if s.status != ShipStatus.ACTIVE:
             return _hulk_life_support(s, failed) if s.crew_aboard else s
         if legacy:
             s = _legacy_control_tick(s, b)
         if s.life_support_turns is not None:
-            s = replace(s, life_support_turns=s.life_support_turns - 1)
+            s = amend(s, life_support_turns=s.life_support_turns - 1)
             if s.id in failed:
                 # the crew must abandon ship: a drifting hulk
-                s = replace(
+                s = amend(
                     s,
                     status=OUT_OF_PLAY,
                     abandoned=True,
@@ -434,17 +451,17 @@ def _turn_ended(state: GameState, b: ev.TurnEnded, e: Event) -> GameState:
         return s
 
     ships = tuple(tick(s) for s in state.ships)
-    return replace(state, ships=ships, phase=Phase(step=NEW_TURN))
+    return amend(state, ships=ships, phase=new_phase(step=NEW_TURN))
 
 
 def _legacy_control_tick(s: ShipState, b: ev.TurnEnded) -> ShipState:
     """The per-turn countdowns of the rules before 2026.12 (see ``TURN_COUNTED_CONTROL``)."""
     if s.out_of_control:
-        s = replace(s, out_of_control=s.out_of_control - 1)
+        s = amend(s, out_of_control=s.out_of_control - 1)
         if s.id in b.regained_control:
             s = _set_system(s, "bridge", "ok")
     if s.command_bridge_out:
-        s = replace(s, command_bridge_out=s.command_bridge_out - 1)
+        s = amend(s, command_bridge_out=s.command_bridge_out - 1)
         if s.id in (b.command_bridge_restored or ()):
             s = _restore_command_bridges(s)
     return s
@@ -456,18 +473,18 @@ def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:
     if s.life_support_turns is None:
         return s
     if s.id in failed:
-        return replace(s, abandoned=True, life_support_turns=None)
-    return replace(s, life_support_turns=s.life_support_turns - 1)
+        return amend(s, abandoned=True, life_support_turns=None)
+    return amend(s, life_support_turns=s.life_support_turns - 1)
 
 
 @_folds(ev.GameFinished)
 def _game_finished(state: GameState, b: ev.GameFinished, e: Event) -> GameState:
-    return replace(
+    return amend(
         state,
         status=GameStatus.FINISHED,
         winner=b.winner,
         finish_reason=b.reason,
-        phase=Phase(step=FINISHED),
+        phase=new_phase(step=FINISHED),
     )
 
 
@@ -477,7 +494,7 @@ def _rewound(state: GameState, b: ev.Rewound, e: Event) -> GameState:
     # what the voided events revealed stays known (``app.rules.rewind``)
     reveals = {ship: r.to_data() for ship, r in (b.last_known or {}).items()}
     state = keep_reveals(state, reveals)
-    return replace(state, next_roll=max(state.next_roll, b.next_roll))
+    return amend(state, next_roll=max(state.next_roll, b.next_roll))
 
 
 __all__ = ["NEW_TURN", "TURN_COUNTED_CONTROL", "evolve", "replay", "start_state"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.rules.beams import BeamDice, roll_beam_dice
 from app.rules.capabilities import (
-    firable_weapons,
+    check_ready,
     fire_controls,
     offline,
     ready_weapons,
@@ -40,11 +40,13 @@ from app.rules.errors import (
     TargetNotRevealed,
     UnknownShip,
     UnknownWeapon,
-    WeaponNotWorking,
     WeaponOffline,
-    WeaponSpent,
 )
-from app.rules.geometry import distance, target_in_arcs
+from app.rules.fighters.fire_at import check_shot as check_group_shot
+from app.rules.fighters.fire_at import is_group_target, live_groups
+from app.rules.fighters.fire_at import roll_shot as roll_group_shot
+from app.rules.geometry import Vec, distance, target_in_arcs, weak_arc
+from app.rules.ordnance.launch import check_launch, ready_launchers
 from app.rules.state import SIDES, GameState, ShipState, Shot, SystemStatus, other_side
 from app.rules.systems import EMP, HEAVY, NEEDLE, PENETRATING, STANDARD, SYSTEMS, TORPEDO, FireBand
 from app.rules.weapons import (
@@ -69,9 +71,13 @@ def may_fire_now(state: GameState, ship: ShipState, pinger: str | None) -> bool:
     """RULES §7 'allowed to fire', from public facts only."""
     if not ship.in_control or not (ship.id == pinger or ship.overwatch):
         return False
+    if ready_launchers(state, ship):  # a launch needs no live enemy (decision 7)
+        return True
     if not ready_weapons(state, ship):
         return False
-    live = {s.id for s in live_enemies(state, ship.side)}
+    live = {s.id for s in live_enemies(state, ship.side)} | {
+        g.id for g in live_groups(state, ship.side)
+    }
     if not live:
         return False
     controls = fire_controls(ship)
@@ -140,13 +146,9 @@ def aim(
 ) -> Aim | None:
     """Arc and range check from true positions; None when out of arc or range."""
     assert ship.position is not None and target.position is not None
-    weak = False
-    if not target_in_arcs(ship.position, ship.heading, target.position, weapon.arcs):
-        if not weapon.weak_arcs or not target_in_arcs(
-            ship.position, ship.heading, target.position, weapon.weak_arcs
-        ):
-            return None
-        weak = True
+    weak = weak_arc(ship.position, ship.heading, target.position, weapon.arcs, weapon.weak_arcs)
+    if weak is None:
+        return None
     rng = distance(ship.position, target.position)
     mode = weapon_mode(ship, weapon)
     target_stealth = stealth(state, target)
@@ -219,10 +221,22 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
     aims: list[Aim] = []
     used: dict[tuple[str, str], str] = {}  # (ship, weapon) → the target named first
     new_targets: dict[str, set[str]] = {}
+    aimed: dict[str, set[Vec]] = {}  # ship → this declaration's aim points
+    taken: dict[tuple[str, str, str], int] = {}
     for shot in shots:
         ship = _firer(state, side, shot)
+        if shot.aim is not None:
+            check_launch(state, ship, shot, taken)
+            aimed.setdefault(ship.id, set()).add(shot.aim)
+            _check_controls(ship, new_targets.get(ship.id, set()), aimed[ship.id])
+            continue
         weapon = _declared_weapon(state, ship, shot, used)
-        used[(ship.id, weapon.id)] = shot.target
+        used[(ship.id, weapon.id)] = shot.target or ""
+        if is_group_target(state, shot.target):  # a live enemy group (F12)
+            check_group_shot(state, side, ship, weapon, shot)
+            new_targets.setdefault(ship.id, set()).add(shot.target or "")
+            _check_controls(ship, new_targets[ship.id], aimed.get(ship.id, set()))
+            continue
         target = _declared_target(state, side, shot)
         _check_system(state, weapon, target, shot)
         hit = aim(state, ship, weapon, target, shot.system)
@@ -230,14 +244,20 @@ def check_declaration(state: GameState, side: str, shots: Iterable[Shot]) -> lis
             raise _miss(state, ship, weapon, target)
         targets = new_targets.setdefault(ship.id, set())
         targets.add(target.id)
-        engaged = set(ship.locks) | targets
-        if len(engaged) > fire_controls(ship):
-            raise NoFireControl(
-                f"{ship.name} has {fire_controls(ship)} working fire control(s) and would engage "
-                f"{len(engaged)} targets this turn"
-            )
+        _check_controls(ship, targets, aimed.get(ship.id, set()))
         aims.append(hit)
     return aims
+
+
+def _check_controls(ship: ShipState, targets: set[str], aimed: set[Vec]) -> None:
+    """One fire control per target and per distinct aim point this turn (decision 7)."""
+    engaged = len(set(ship.locks) | targets) + len(set(ship.aim_locks) | aimed)
+    if engaged > fire_controls(ship):
+        what = "targets and aim points" if aimed or ship.aim_locks else "targets"
+        raise NoFireControl(
+            f"{ship.name} has {fire_controls(ship)} working fire control(s) and would engage "
+            f"{engaged} {what} this turn"
+        )
 
 
 def _firer(state: GameState, side: str, shot: Shot) -> ShipState:
@@ -268,20 +288,11 @@ def _declared_weapon(
         weapon = None
     if weapon is None or not is_weapon(weapon):
         raise UnknownWeapon(f"{ship.name} has no weapon {shot.weapon!r}")
-    # spent first: a spent rack stays spent whatever its state
-    if weapon.id in ship.spent:
-        raise WeaponSpent(
-            f"{ship.name}'s {SYSTEMS[weapon.type].label} {weapon.id} is spent: it fired earlier "
-            "in the game, and a rack fires once per game"
-        )
-    if not ship.system(weapon.id).working:
-        raise WeaponNotWorking(f"{ship.name}'s {weapon.id} is {ship.system(weapon.id).status}")
-    if weapon.id in ship.fired:
-        raise WeaponSpent(f"{ship.name}'s {weapon.id} has already fired this turn")
+    check_ready(ship, weapon, "it fired earlier in the game, and a rack fires once per game")
     if (ship.id, weapon.id) in used:
         first, then = (
             state.ship(t).name if state.has_ship(t) else repr(t)
-            for t in (used[(ship.id, weapon.id)], shot.target)
+            for t in (used[(ship.id, weapon.id)], shot.target or "")
         )
         twice = f"{first} twice" if first == then else f"{first}, then {then}"
         raise DuplicateWeapon(
@@ -297,7 +308,7 @@ def _declared_weapon(
 
 
 def _declared_target(state: GameState, side: str, shot: Shot) -> ShipState:
-    if not state.has_ship(shot.target):
+    if shot.target is None or not state.has_ship(shot.target):
         raise UnknownShip(f"there is no ship {shot.target!r} in this game")
     target = state.ship(shot.target)
     if target.side == side:
@@ -323,33 +334,6 @@ def _miss(state: GameState, ship: ShipState, weapon: SystemSpec, target: ShipSta
         factor = "5/6" if stealth(state, target) == 1 else "2/3"
         why = f" (its stealth shrinks the range bands to {factor})"
     return OutOfRange(f"{target.name} is {rng:.1f} mu away, beyond {weapon.id}'s reach{why}")
-
-
-def fire_options(state: GameState, side: str) -> list[dict[str, Any]]:
-    """For each of the side's ships allowed to fire: each weapon that may fire × live target it
-    reaches, with what it would roll there (and, for needle beams, the systems it may name)."""
-    out: list[dict[str, Any]] = []
-    for ship in state.ships_of(side):
-        if not may_fire_now(state, ship, state.phase.pinger):
-            continue
-        free = len(ship.locks) < fire_controls(ship)
-        for weapon in firable_weapons(state, ship):
-            for target in live_enemies(state, side):
-                if not free and target.id not in ship.locks:
-                    continue
-                hit = aim(state, ship, weapon, target)
-                if hit is None:
-                    continue
-                option: dict[str, Any] = {
-                    "ship": ship.id,
-                    "weapon": weapon.id,
-                    "target": target.id,
-                    **hit.describe(),
-                }
-                if targets_system(weapon):
-                    option["systems"] = needle_targets(state, target)
-                out.append(option)
-    return out
 
 
 # -- resolution --------------------------------------------------------------------------------
@@ -481,9 +465,14 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
     results: list[dict[str, Any]] = []
     for side in SIDES:
         for shot in state.phase.declared.get(side, ()):
+            if shot.target is None:
+                continue  # a launch: it makes a marker after the volley's dice
             ship = state.ship(shot.ship)
-            target = state.ship(shot.target)
             weapon = spec_of(state.design_of(ship), shot.weapon)
+            if is_group_target(state, shot.target):
+                results.append(roll_group_shot(state, ship, weapon, shot, roller))
+                continue
+            target = state.ship(shot.target)
             hit = aim(state, ship, weapon, target, shot.system)
             if not ship.in_control or hit is None:
                 results.append({**shot.to_dict(), "cancelled": True})

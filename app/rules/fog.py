@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import capabilities as cap
+from app.rules.activation import pending_move_problem
 from app.rules.commands import (
     Deploy,
     SetMode,
@@ -19,11 +20,21 @@ from app.rules.commands import (
 from app.rules.damage import row_view
 from app.rules.events import EVENT_TYPES, Event
 from app.rules.events.secrecy import OwnerShip, OwnerSide, ShotsHiddenWhen, TargetOnly
-from app.rules.fire import fire_options
+from app.rules.fighters.groups import bay_ids
+from app.rules.fighters.view import bays_view, fighter_options, step2_details
+from app.rules.fire_options import fire_options
 from app.rules.movement import movement_system
+from app.rules.ordnance.defence_view import defence_awaiting, defence_view, legal_defend
+from app.rules.ordnance.markers import step2_due
+from app.rules.ordnance.view import (
+    has_secret_loads,
+    markers_view,
+    public_designs,
+)
 from app.rules.state import (
     ACTIVATE,
     AFTER_PING,
+    DEFEND,
     DEPLOY,
     FIRE,
     PLAYER_SEATS,
@@ -34,6 +45,7 @@ from app.rules.state import (
     GameStatus,
     ShipState,
     ShipStatus,
+    Step,
     SystemStatus,
 )
 from app.rules.systems import SYSTEMS
@@ -72,7 +84,7 @@ def visible(event: Event, seat: str, state: GameState | None = None) -> bool:
         case OwnerShip():
             if state is None:
                 raise ValueError(f"{event.type} needs the state to know the ship's side")
-            return state.ship(d[policy.owner]).side == seat
+            return state.ship(d[policy.owner]).side == seat and not policy.withholds(d)
         case TargetOnly():
             return state is not None and all(
                 state.ship(item[policy.owner]).side == seat for item in d[policy.items]
@@ -103,12 +115,21 @@ def redact(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     if seat == "referee":
         return out
     policy, d = event.body.secrecy, event.data
+    if event.type == "game_started":
+        # loads are secret (RULES §9.1): the other side's designs as their public copies
+        return {**out, "data": {**d, "designs": public_designs(d, seat)}}
     match policy:
         case OwnerSide() if d.get(policy.owner) != seat:
             return {**out, "data": {k: d[k] for k in policy.stub if k in d}, "redacted": True}
         case OwnerShip() if state.ship(d[policy.owner]).side != seat:
             stub = {k: d.get(k, absent) for k, absent in policy.stub}
             return {**out, "data": stub, "redacted": True}
+        case OwnerShip(withheld=w) if w is not None and policy.withholds(d):
+            items = [
+                {k: v for k, v in item.items() if k not in w.keys} if item.get(w.flag) else item
+                for item in d[w.items]
+            ]
+            return {**out, "data": {**d, w.items: items}}
         case TargetOnly():
             items = [
                 dict(item)
@@ -152,9 +173,12 @@ def view(
             "awaiting": awaiting(state, held=held),
             "deployed": sorted(state.deployed),
             "fire": _fire_view(state),
+            "defence": defence_view(state),
             "legal": legal(state, seat, waiting=waiting, paused=paused),
         },
         "ships": [ship_view(state, s, seat) for s in state.ships],
+        "markers": markers_view(state, seat),
+        "auto_defend": sorted(state.auto_defend),  # the sides' standing orders (public)
         "winner": state.winner,
         "finish_reason": state.finish_reason,
     }
@@ -169,6 +193,8 @@ def awaiting(state: GameState, *, held: bool = False) -> list[str]:
         return [s for s in SIDES if s not in state.deployed]
     if step == FIRE:
         return list(state.phase.awaiting)
+    if step == DEFEND:
+        return defence_awaiting(state)
     return [state.phase.side] if state.phase.side else []
 
 
@@ -212,6 +238,8 @@ def _details(state: GameState, seat: str) -> dict[str, Any]:
     elif phase.step == FIRE and seat in phase.awaiting:
         out["window"] = phase.window
         out["fire_options"] = fire_options(state, seat)
+    elif phase.step == DEFEND:
+        out.update(legal_defend(state, seat))
     elif phase.side == seat:
         switchable = cap.mode_switchable(state, seat)
         modes = mode_options(state, switchable) if switchable is not None else {}
@@ -222,9 +250,26 @@ def _details(state: GameState, seat: str) -> dict[str, Any]:
             out["activatable"] = [s.id for s in ready]
             # what each could be ordered once named (move and ping name the ship themselves)
             out["ship_limits"] = {s.id: order_limits(state, s) for s in ready}
+        if phase.step == Step.FIGHTERS:
+            out["fighters"] = fighter_options(state)
         ship = state.active_ship
         if ship is not None and phase.step in (START, AFTER_PING):
             out["order_limits"] = order_limits(state, ship)
+            if step2_due(state, ship):  # its step 2 comes before its move (RULES §4)
+                out.update(step2_details(state, ship))
+    if phase.pending_move is not None and phase.side == seat:
+        out["pending_move"] = _pending_move(state)
+    return out
+
+
+def _pending_move(state: GameState) -> dict[str, Any]:
+    """The mover's kept move (decision 16) and, once it can be made but no longer fits, why."""
+    assert state.phase.pending_move is not None
+    out: dict[str, Any] = {"ship": state.phase.ship, "orders": dict(state.phase.pending_move)}
+    if state.phase.step in (START, AFTER_PING):
+        refused = pending_move_problem(state)
+        if refused is not None:
+            out["refused"] = refused
     return out
 
 
@@ -255,6 +300,8 @@ def order_limits(state: GameState, ship: ShipState) -> dict[str, Any]:
 
 def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
     design = state.design_of(ship)
+    truth = knows_truth(state, seat, ship)
+    shown = design if truth or not has_secret_loads(design) else design.public()
     out: dict[str, Any] = {
         "id": ship.id,
         "name": ship.name,
@@ -265,10 +312,11 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
             "class": design.hull_class,
             "mass": design.mass,
             "thrust": design.thrust,
-            "points": design.points(),
+            # the other side's copy: a bay's group (a secret load) adds points of its own type
+            "points": shown.points(),
             "hull_rows": design.hull_rows,
             "broadside": design.broadside,
-            "systems": [spec.to_dict() for spec in design.all_systems()],
+            "systems": [spec.to_dict() for spec in shown.all_systems()],
         },
         "status": ship.status,
         "activated": ship.activated,
@@ -304,7 +352,7 @@ def ship_view(state: GameState, ship: ShipState, seat: str) -> dict[str, Any]:
         "conditions": conditions(ship),
         "fired": sorted(ship.fired),
     }
-    if knows_truth(state, seat, ship):
+    if truth:
         out.update(_truth(state, ship))
     elif ship.revealed == "live" and ship.last_known is not None:
         out["position"] = {"x": ship.last_known.x, "y": ship.last_known.y}
@@ -381,4 +429,7 @@ def _truth(state: GameState, ship: ShipState) -> dict[str, Any]:
         "trail": [dict(p) for p in ship.trail],
         "weapons": weapons,
         "max_speed": 2 * design.thrust,
+        # loads left in each magazine and rack (secret, RULES §9.1)
+        **({"magazines": {k: dict(v) for k, v in ship.loads.items()}} if ship.loads else {}),
+        **({"bays": bays_view(state, ship)} if bay_ids(ship) else {}),  # secret, like loads
     }

@@ -15,8 +15,11 @@ from app.rules import events as ev
 from app.rules.designs import Design, preset
 from app.rules.errors import InvalidCommand
 from app.rules.events import Event
+from app.rules.fighters.bays import starting_bays
 from app.rules.geometry import Table, Zone
 from app.rules.movement import Movement
+from app.rules.ordnance.fold import starting_loads
+from app.rules.ordnance.view import has_secret_loads
 from app.rules.scenarios import PRESET_SCENARIOS, Scenario, default_zones
 from app.rules.state import DEPLOY, RULES_VERSION, SIDES, GameState, Phase, ShipState, SystemState
 
@@ -122,10 +125,15 @@ def game_started(game_id: str, setup: GameSetup) -> Event:
 
 
 def _design_key(designs: dict[str, dict[str, Any]], design: Design) -> str:
-    """One stored copy per distinct design; two different designs sharing an id get apart keys."""
+    """One stored copy per distinct design; two different designs sharing an id get apart keys.
+
+    A design with secret loads (RULES §9.1) is never shared: each such ship gets a key of its
+    own, so that matching keys cannot tell the other side that two ships carry the same loads
+    (which keys a roster gets then depends on public facts only)."""
     data = design.to_dict()
     key, n = design.id, 1
-    while key in designs and designs[key] != data:
+    fresh = has_secret_loads(design)
+    while key in designs and (fresh or designs[key] != data):
         n += 1
         key = f"{design.id}~{n}"
     designs[key] = {**data, "id": key} if key != design.id else data
@@ -142,7 +150,9 @@ def start_state(event: Event) -> GameState:
     for s in b.ships:
         design = designs[s.design]
         systems = tuple(SystemState(spec.id, spec.type) for spec in design.all_systems())
-        ships.append(ShipState(s.id, s.name, s.side, s.design, systems))
+        loads = starting_loads(design)  # ordnance: what its magazines and racks hold (secret)
+        bays = starting_bays(design)  # fighters: the group each bay holds (secret)
+        ships.append(ShipState(s.id, s.name, s.side, s.design, systems, loads=loads, bays=bays))
     return GameState(
         game_id=b.game_id,
         rules_version=b.rules_version,

@@ -26,6 +26,7 @@ from app.rules.state import (
     START,
     GameState,
     ShipState,
+    Step,
 )
 
 # what each step of an activation waits for, in words
@@ -34,6 +35,7 @@ _DUE = {
     START: "ping or move the activating ship",
     AFTER_PING: "the activating ship must move now",
     AFTER_MOVE: "ping, or end the activation to go on overwatch",
+    Step.FIGHTERS: "choose the attacks of your groups with the fighters command",
 }
 
 

@@ -214,6 +214,19 @@ def target_in_arcs(origin: Vec, heading: int, target: Vec, arcs: Iterable[str]) 
     return any(in_arc(name, b) for name in names)
 
 
+def weak_arc(
+    origin: Vec, heading: int, point: Vec, arcs: Iterable[str], weak_arcs: Iterable[str]
+) -> bool | None:
+    """Whether a weapon bears on the point only through one of its weak arcs (C1.3): False
+    through a full arc, None through none."""
+    if target_in_arcs(origin, heading, point, arcs):
+        return False
+    weak = tuple(weak_arcs)
+    if weak and target_in_arcs(origin, heading, point, weak):
+        return True
+    return None
+
+
 def range_band(rng: float, band_width: float = 12.0) -> int:
     """Band k = max(1, ceil(range / width)); a range exactly on a band edge is in the nearer band.
 

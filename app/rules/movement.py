@@ -75,19 +75,26 @@ class VectorOrders:
 Orders = CinematicOrders | VectorOrders
 
 
+def _expected(movement: str, fields: tuple[str, str]) -> str:
+    # written out only in a refusal: every move is read here
+    return f"{movement} orders need {fields[0]} and {fields[1]} (and optionally leave)"
+
+
 def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]) -> list[Any]:
     """The two order fields and ``leave``, strictly: exactly these fields, whole numbers as real
     ints (bool is an int subclass and 1.0 == 1, but neither is a whole-number order)."""
-    expected = f"{movement} orders need {fields[0]} and {fields[1]} (and optionally leave)"
     if not isinstance(data, Mapping):
-        raise IllegalOrders(f"orders must be an object; {expected}")
-    unknown = sorted(str(key) for key in data if key not in (*fields, "leave"))
+        raise IllegalOrders(f"orders must be an object; {_expected(movement, fields)}")
+    unknown = [key for key in data if key not in fields and key != "leave"]
     if unknown:
-        raise IllegalOrders(f"unknown field {', '.join(map(repr, unknown))}; {expected}")
+        unknown = sorted(str(key) for key in unknown)
+        raise IllegalOrders(
+            f"unknown field {', '.join(map(repr, unknown))}; {_expected(movement, fields)}"
+        )
     values: list[int] = []
     for name in fields:
         if name not in data:
-            raise IllegalOrders(f"missing field {name!r}; {expected}")
+            raise IllegalOrders(f"missing field {name!r}; {_expected(movement, fields)}")
         value = data[name]
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalOrders(f"{name!r} must be a whole number (an integer), got {value!r}")

@@ -37,6 +37,29 @@ def dice_values(event: Mapping[str, Any]) -> list[int]:
         return [d[k] for k in ("core_roll", "bridge_roll", "effect_roll") if k in d]
     if kind == "damage_control":
         return [a["die"] for a in d["attempts"]]
+    return _ordnance_values(kind, d)
+
+
+def _ordnance_values(kind: str, d: Mapping[str, Any]) -> list[int]:
+    """The dice of ordnance and its defences (RULES §9.3, §9.5), in draw order."""
+    if kind == "salvo_attack":  # the missiles' 1D6, then each missile's die
+        return [d["missiles_die"], *d["rolled"]]
+    if kind == "amt_detonated":
+        return [v for blast in d.get("blasts", ()) for v in blast["rolled"]]
+    if kind == "heavy_missile_attack":  # a needle's count die first
+        return [*([d["needles"]] if "needles" in d else []), *d.get("rolled", ())]
+    if kind == "defence_resolved":  # an interception's dice, then the attacked group's back
+        return [
+            die["natural"]
+            for item in d["defences"]
+            for die in (*item["dice"], *item.get("back", ()))
+        ]
+    # fighters (RULES §9.8; added by the content helper, H4, for the dice-verifiable property):
+    # an attack run's dice, then a torpedo hit's damage dice; a dogfight's attacker, then defender
+    if kind == "fighters_attack":
+        return [*d["rolled"], *d.get("damage_rolled", ())]
+    if kind == "dogfight":
+        return [*d["attacker"]["rolled"], *d["defender"]["rolled"]]
     return []
 
 

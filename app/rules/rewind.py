@@ -13,10 +13,10 @@ could declare again knowing them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from app.rules.events import Event
+from app.rules.frozen import amend
 from app.rules.state import GameState, LastKnown
 
 OPENS_WINDOW = "fire_window"
@@ -48,7 +48,7 @@ def keep_reveals(state: GameState, reveals: Mapping[str, Mapping[str, Any]]) -> 
         if ship.last_known is not None and ship.last_known.seq >= d["seq"]:
             continue
         known = LastKnown(d["x"], d["y"], d["heading"], d["turn"], d["seq"])
-        state = state.with_ship(replace(ship, revealed="stale", last_known=known))
+        state = state.with_ship(amend(ship, revealed="stale", last_known=known))
     return state
 
 

@@ -127,6 +127,39 @@ _PRESETS: tuple[Scenario, ...] = (
         },
         ping_range=36.0,
     ),
+    _scenario(
+        "missile_duel",
+        "Missile duel",
+        "A missile cruiser and its point-defence escort against a heavy-missile destroyer, a "
+        "missile frigate and an AMT boat. Launches are aimed at points, not ships: guess where "
+        "the enemy will be, and keep the escort close.",
+        ships={
+            "A": (("Salvo", "missile_cruiser"), ("Aegis", "pd_escort")),
+            "B": (
+                ("Lance", "missile_destroyer"),
+                ("Quiver", "missile_frigate"),
+                ("Ember", "amt_boat"),
+            ),
+        },
+        side_names={"A": "Escort group", "B": "Strike group"},
+    ),
+    _scenario(
+        "carrier_hunt",
+        "Carrier hunt",
+        "A light carrier and its escort carrier hide in the west, their fighters out looking; a "
+        "hunter and a drone tender come in from the east. Groups see 6 mu around them and every "
+        "ping shows the groups within 36 mu: find the carrier before its strike finds you.",
+        ships={
+            "A": (("Albatross", "light_carrier"), ("Bulwark", "escort_carrier")),
+            "B": (("Harrier", "hunter"), ("Hive", "drone_tender")),
+        },
+        side_names={"A": "Carrier group", "B": "Hunter group"},
+        zones={
+            "A": Zone(0.0, 0.0, 12.0, 48.0),
+            "B": Zone(54.0, 0.0, 72.0, 48.0),
+        },
+        ping_range=36.0,
+    ),
 )
 
 PRESET_SCENARIOS: Mapping[str, Scenario] = MappingProxyType({s.id: s for s in _PRESETS})

@@ -10,11 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.rules.designs import Design
+from app.rules.fighters.state import FightersStep, bays_from_dict, bays_to_dict
 from app.rules.geometry import Table, Vec, Zone
 from app.rules.state import (
+    DefenceWindow,
     GameState,
     GameStatus,
     LastKnown,
+    MarkerState,
     MoveRecord,
     Phase,
     ShipState,
@@ -66,6 +69,12 @@ def _ship_to_dict(s: ShipState) -> dict[str, Any]:
         "offline": dict(s.offline),
         "emp_hits": dict(s.emp_hits),
         "command_bridge_out": s.command_bridge_out,
+        "loads": {k: dict(v) for k, v in s.loads.items()},
+        "launched_kinds": {k: list(v) for k, v in s.launched_kinds.items()},
+        "aim_locks": [v.to_dict() for v in s.aim_locks],
+        "hm_emp_hits": s.hm_emp_hits,
+        "ordnance_cleared": s.ordnance_cleared,
+        "bays": bays_to_dict(s.bays),
     }
 
 
@@ -113,6 +122,13 @@ def _ship_from_dict(d: Mapping[str, Any]) -> ShipState:
         offline=dict(d.get("offline", {})),
         emp_hits=dict(d.get("emp_hits", {})),
         command_bridge_out=d.get("command_bridge_out", 0),
+        # absent from snapshots written before ordnance
+        loads={k: dict(v) for k, v in d.get("loads", {}).items()},
+        launched_kinds={k: tuple(v) for k, v in d.get("launched_kinds", {}).items()},
+        aim_locks=tuple(Vec.from_dict(v) for v in d.get("aim_locks", ())),
+        hm_emp_hits=d.get("hm_emp_hits", 0),
+        ordnance_cleared=d.get("ordnance_cleared", False),
+        bays=bays_from_dict(d.get("bays", {})),  # absent before fighters
     )
 
 
@@ -127,6 +143,10 @@ def _phase_to_dict(p: Phase) -> dict[str, Any]:
         "pinger": p.pinger,
         "awaiting": list(p.awaiting),
         "declared": {side: [s.to_dict() for s in shots] for side, shots in p.declared.items()},
+        "defence": p.defence.to_dict() if p.defence is not None else None,
+        "step2_done": p.step2_done,
+        "pending_move": dict(p.pending_move) if p.pending_move is not None else None,
+        "fighters": p.fighters.to_dict() if p.fighters is not None else None,
     }
 
 
@@ -143,6 +163,11 @@ def _phase_from_dict(d: Mapping[str, Any]) -> Phase:
         declared={
             side: tuple(Shot.from_dict(s) for s in shots) for side, shots in d["declared"].items()
         },
+        # absent from snapshots written before ordnance
+        defence=DefenceWindow.from_dict(d["defence"]) if d.get("defence") else None,
+        step2_done=d.get("step2_done", False),
+        pending_move=d.get("pending_move"),
+        fighters=FightersStep.from_dict(d["fighters"]) if d.get("fighters") else None,
     )
 
 
@@ -168,6 +193,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "winner": state.winner,
         "finish_reason": state.finish_reason,
         "first_side": state.first_side,
+        "markers": [m.to_dict() for m in state.markers],
+        "marker_count": state.marker_count,
+        "auto_defend": sorted(state.auto_defend),
     }
 
 
@@ -194,4 +222,8 @@ def state_from_dict(d: Mapping[str, Any]) -> GameState:
         winner=d["winner"],
         finish_reason=d["finish_reason"],
         first_side=d["first_side"],
+        # absent from snapshots written before ordnance
+        markers=tuple(MarkerState.from_dict(m) for m in d.get("markers", ())),
+        marker_count=d.get("marker_count", 0),
+        auto_defend=frozenset(d.get("auto_defend", ())),
     )

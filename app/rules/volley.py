@@ -7,10 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import damage as dmg
+from app.rules.aftermath import settle
 from app.rules.builder import Builder
 from app.rules.commands import Fire
 from app.rules.errors import StaleState, WrongStep
+from app.rules.fighters.fire_at import groups_hit
 from app.rules.fire import check_declaration, resolve_volley
+from app.rules.ordnance.launch import declared_launches, launch_all
+from app.rules.ordnance.loads import system_damaged
 from app.rules.state import SIDES
 from app.rules.systems import EMP, EMP_MAX_HITS, NEEDLE
 
@@ -36,24 +40,18 @@ def declare(b: Builder, seat: str, cmd: Fire) -> None:
 def volley(b: Builder) -> None:
     """All shots at once: dice, then all damage, then threshold checks, then the destroyed."""
     _reveal_shooters(b)
+    launches = declared_launches(b.state)
     resolved = resolve_volley(b.state, b.roller)
     b.emit("fire_resolved", resolved)
+    groups_hit(b, resolved["window"], resolved["shots"])  # fire at groups: their losses
+    if launches:
+        launch_all(b, launches)
     shots = [shot for shot in resolved["shots"] if not shot.get("cancelled")]
     batches = _damage(b, shots)
     destroyed = {batch["ship"] for batch in batches if batch["destroyed"]}
     _needles(b, shots, destroyed)
     _emp(b, shots, destroyed)
-    for batch in batches:
-        if batch["rows_finished"] and not batch["destroyed"]:
-            check, failures = dmg.threshold_check(
-                b.state.ship(batch["ship"]), batch["rows_finished"], b.roller
-            )
-            b.emit("threshold_check", check)
-            for failure in failures:
-                b.emit("system_damaged", failure)
-    for batch in batches:
-        if batch["destroyed"]:
-            b.emit("ship_destroyed", {"ship": batch["ship"], "cause": "volley"})
+    settle(b, batches, "volley")
 
 
 def _reveal_shooters(b: Builder) -> None:
@@ -102,7 +100,7 @@ def _needles(b: Builder, shots: list[dict[str, Any]], destroyed: set[str]) -> No
                 b.state.ship(shot["target"]), shot["system"], shot["sixes"], shot["pair"]
             )
             if effect is not None:
-                b.emit("system_damaged", {**effect, "by": shot["ship"], "weapon": shot["weapon"]})
+                system_damaged(b, {**effect, "by": shot["ship"], "weapon": shot["weapon"]})
 
 
 def _emp(b: Builder, shots: list[dict[str, Any]], destroyed: set[str]) -> None:
@@ -122,4 +120,4 @@ def _emp(b: Builder, shots: list[dict[str, Any]], destroyed: set[str]) -> None:
         )
         b.emit("emp", effect)
         for failure in failures:
-            b.emit("system_damaged", failure)
+            system_damaged(b, failure)

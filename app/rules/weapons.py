@@ -13,6 +13,7 @@ circumstances of one shot to them:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.rules.designs import Design, SystemSpec
 from app.rules.geometry import range_band
@@ -103,9 +104,18 @@ def bands(
     if not is_weapon(spec):
         raise ValueError(f"{spec.type} is not a direct-fire weapon")
     cls = effective_class(spec, weak)
+    return _bands(spec.type, cls, mode or spec.fire_mode(), target_stealth, firer_stealth)
+
+
+# a pure function of a few small values, asked for in every shot and view: cached like the
+# profiles it reads (bounded, as a design sent to the API may hold any numbers)
+@lru_cache(maxsize=4096)
+def _bands(
+    weapon_type: str, cls: int | None, mode: str | None, target_stealth: int, firer_stealth: int
+) -> tuple[Band, ...]:
     if cls is not None and cls < 1:
         return ()
-    fires = profile(spec.type, cls, mode or spec.fire_mode())
+    fires = profile(weapon_type, cls, mode)
     num, den = STEALTH_BAND_FACTOR.get(target_stealth, (1, 1))
     out: list[Band] = []
     for fb in fires:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import capabilities as cap
-from app.rules.state import SIDES, GameState, ShipStatus, other_side
+from app.rules.state import GROUP_KINDS, SIDES, GameState, MarkerState, ShipStatus, other_side
 
 
 def score(state: GameState) -> dict[str, float]:
@@ -33,9 +33,32 @@ def finish(state: GameState, winner: str | None, reason: str, **extra: Any) -> d
 
 def game_over(state: GameState) -> dict[str, Any] | None:
     """A side with no ships in play loses; both at once is a draw."""
-    out = [side for side in SIDES if not state.in_play(side)]
+    # one pass over the ships: this runs after every event a command causes
+    playing = {s.side for s in state.ships if s.status == ShipStatus.ACTIVE}
+    if len(playing) == len(SIDES):
+        return None
+    out = [side for side in SIDES if side not in playing]
     if len(out) == 2:
         return finish(state, "draw", "no_ships_left")
     if len(out) == 1:
         return finish(state, other_side(out[0]), "no_ships_left")
     return None
+
+
+def removed_marker(m: MarkerState) -> dict[str, Any]:
+    """A marker in ``marker_removed``: one that is not live is gone for its own side only."""
+    item: dict[str, Any] = {"marker": m.id, "ship": m.mother, "kind": m.kind}
+    if m.kind in GROUP_KINDS and m.live:
+        del item["ship"]  # a live group's mother stays secret (issue 13)
+    if not m.live:
+        item["secret"] = True  # only its side learns it is gone (RULES §9.3)
+    return item
+
+
+def discarded_at_finish(state: GameState) -> dict[str, Any] | None:
+    """``marker_removed``'s data for the markers still in flight when the game finishes (any
+    finish but the turn limit, which discards its own): None when none is (decision, RULES
+    §9.3)."""
+    if not state.markers:
+        return None
+    return {"reason": "game_over", "markers": [removed_marker(m) for m in state.markers]}

@@ -10,6 +10,7 @@ every commit of the instance), in-process callbacks on SQLite.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -24,6 +25,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.store.driver import READS, driver_of, rows, wants_transaction
+
 log = logging.getLogger(__name__)
 
 Hint = Callable[[str, int], None]
@@ -35,11 +38,7 @@ def is_postgres_url(url: str) -> bool:
 
 def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
     if is_postgres_url(url):
-        # no pre-ping (a round trip per checkout on the hot path); connections are recycled
-        # instead, and a dropped one fails one request that the client retries. The pool is
-        # big enough for a saturated worker's requests: an overflow connection is opened and
-        # closed again for one request (a backend fork and a handshake each time)
-        return create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_recycle=1800)
+        return _postgres_engine(url, pool_size)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -56,6 +55,26 @@ def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _postgres_engine(url: str, pool_size: int) -> AsyncEngine:
+    # no pre-ping (a round trip per checkout on the hot path); connections are recycled
+    # instead, and a dropped one fails one request that the client retries. The pool is big
+    # enough for a saturated worker's requests: an overflow connection is opened and closed
+    # again for one request (a backend fork and a handshake each time).
+    # The driver is in autocommit mode: a read sends its statement and nothing else, and a unit
+    # of work opens its own transaction — in the round trip of its first statement when that
+    # goes to the driver directly (``app.store.driver``), else here as SQLAlchemy begins.
+    engine = create_async_engine(
+        url, pool_size=pool_size, max_overflow=0, pool_recycle=1800, isolation_level="AUTOCOMMIT"
+    )
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        if wants_transaction(conn, conn.connection.driver_connection):
+            conn.exec_driver_sql("BEGIN")
 
     return engine
 
@@ -83,8 +102,19 @@ class Database:
     async def unit(self) -> AsyncIterator[AsyncConnection]:
         """One write transaction on a Core connection, committed on exit (``BEGIN IMMEDIATE``
         on SQLite; on PostgreSQL the statements lock what they need, ``FOR UPDATE``)."""
-        async with self.engine.begin() as conn:
-            yield conn
+        if not self.postgres:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self.engine.connect() as conn:
+            # BEGIN goes out with the first statement (``app.store.driver``)
+            try:
+                yield conn
+            except BaseException:
+                with contextlib.suppress(Exception):  # a dead connection: the pool drops it
+                    await (await driver_of(conn)).rollback()
+                raise
+            await (await driver_of(conn)).commit()  # none begun (nothing sent): no round trip
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
@@ -96,7 +126,10 @@ class Database:
                 yield conn
             return
         async with self.engine.connect() as conn:
-            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
+            # a plain option (no driver call): what marks the connection as one of reads
+            assert conn.sync_connection is not None
+            conn.sync_connection.execution_options(**{READS: True})
+            yield conn
 
     def on_hint(self, callback: Hint) -> None:
         """Hints committed by this process (SQLite has no other way to hear them)."""
@@ -132,16 +165,10 @@ class Database:
             batch, sent = self._pending, self._sent
             self._pending, self._sent = {}, None
             try:
-                async with self.engine.connect() as conn:
-                    # autocommit: the NOTIFY goes out at once, without BEGIN/COMMIT round trips
-                    auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                    await auto.execute(
-                        _NOTIFY,
-                        {
-                            "channel": self.channel,
-                            "payloads": [f"{game}:{seq}" for game, seq in batch.items()],
-                        },
-                    )
+                # autocommit: the NOTIFY goes out at once, without BEGIN/COMMIT round trips
+                async with self.read() as conn:
+                    payloads = [f"{game}:{seq}" for game, seq in batch.items()]
+                    await rows(conn, _NOTIFY, {"channel": self.channel, "payloads": payloads})
             except Exception:  # a lost hint only delays streams: they re-check the log
                 log.warning("pg_notify failed for %s", sorted(batch.items()), exc_info=True)
             finally:
@@ -149,7 +176,7 @@ class Database:
                     sent.set_result(None)
 
     async def ping(self) -> None:
-        async with self.engine.connect() as conn:
+        async with self.read() as conn:
             await conn.execute(text("SELECT 1"))
 
     async def dispose(self) -> None:

@@ -10,17 +10,14 @@ game (view, events, streams), each in as few round trips as the answer allows.
 
 from __future__ import annotations
 
-import json
-from collections import namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-import psycopg
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.store import driver
 from app.store.cache import NO_SEQ
 from app.store.models import EventRow, Game, IdempotencyRecord, JSONType, Seat, utcnow
 
@@ -88,50 +85,6 @@ _SNAPSHOT_UNLESS_CACHED = sa.type_coerce(
 _TOKEN_SEAT = sa.and_(
     seats.c.token_hash == sa.bindparam("token_hash"), seats.c.revoked_at.is_(None)
 )
-
-
-# -- running a statement ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Compiled:
-    sql: str
-    defaults: dict[str, Any]
-    row: Any  # a namedtuple class of the result columns (None: no rows)
-
-
-_PG_DIALECT = PGDialect_psycopg()  # type: ignore[no-untyped-call]
-_PG_COMPILED: dict[int, _Compiled] = {}  # by id() of the module's statements (they live forever)
-
-
-def _for_psycopg(statement: sa.ClauseElement) -> _Compiled:
-    compiled = _PG_COMPILED.get(id(statement))
-    if compiled is None:
-        done = statement.compile(dialect=_PG_DIALECT)
-        names = list(statement.selected_columns.keys()) if isinstance(statement, sa.Select) else []
-        row = namedtuple("Row", names) if names else None
-        compiled = _Compiled(str(done), dict(done.params), row)
-        _PG_COMPILED[id(statement)] = compiled
-    return compiled
-
-
-async def _rows(conn: AsyncConnection, statement: Any, params: dict[str, Any]) -> list[Any]:
-    """Run one of this module's statements. On PostgreSQL it is compiled once and sent on the
-    connection's psycopg connection directly — the hot paths skip SQLAlchemy's per-execution
-    work (a third of a command's database CPU) — in the connection's transaction all the same;
-    errors come out as SQLAlchemy's, as from ``conn.execute``."""
-    if conn.dialect.name != "postgresql":
-        return list((await conn.execute(statement, params)).all())
-    compiled = _for_psycopg(statement)
-    raw = await conn.get_raw_connection()
-    driver = raw.driver_connection
-    assert driver is not None
-    values = {**compiled.defaults, **params}
-    try:
-        cursor = await driver.execute(compiled.sql, values)
-        if compiled.row is None:
-            return []
-        return [compiled.row._make(row) for row in await cursor.fetchall()]
-    except psycopg.Error as error:
-        raise sa.exc.DBAPIError.instance(compiled.sql, values, error, psycopg.Error) from error
 
 
 def head_of(row: Any) -> GameHead:
@@ -202,9 +155,9 @@ async def read_for_command(
     """The game (locked with ``lock``: PostgreSQL's ``FOR UPDATE``), the token's seat and the
     stored reply to ``key``, in one statement; ``None`` if there is no such game."""
     params = {"game_id": game_id, "token_hash": token_hash, "key": key, "cached_seq": cached_seq}
-    rows = await _rows(conn, _COMMAND_LOCK if lock else _COMMAND_READ, params)
+    rows = await driver.rows(conn, _COMMAND_LOCK if lock else _COMMAND_READ, params)
     if rows and lock and not rows[0].fresh:
-        rows = await _rows(conn, _COMMAND_LOCK, params)  # we hold the lock now
+        rows = await driver.rows(conn, _COMMAND_LOCK, params)  # we hold the lock now
         assert rows and rows[0].fresh  # a locked row stays
     if not rows:
         return None
@@ -277,17 +230,17 @@ async def save_command(
     if conn.dialect.name == "postgresql":
         params: dict[str, Any] = {
             "game_id": game_id,
-            "events": json.dumps(rows),
-            "snapshot": json.dumps(snapshot),
+            "events": driver.to_json(rows),
+            "snapshot": driver.to_json(snapshot),
             "seq": seq,
             "status": status,
             "now": now,
         }
         if reply is None:
-            await _rows(conn, _PG_SAVE_COMMAND, params)
+            await driver.rows(conn, _PG_SAVE_COMMAND, params)
         else:
-            params.update(reply, response=json.dumps(reply["response"]))
-            await _rows(conn, _PG_SAVE_COMMAND_AND_REPLY, params)
+            params.update(reply, response=driver.to_json(reply["response"]))
+            await driver.rows(conn, _PG_SAVE_COMMAND_AND_REPLY, params)
         return
     if rows:
         await conn.execute(
@@ -367,9 +320,9 @@ async def read_game(
     ``cached_seq`` is None (not wanted) or the row's seq (the caller has it)."""
     params = {"game_id": game_id, "token_hash": token_hash}
     if cached_seq is None:
-        rows = await _rows(conn, _GAME_AND_SEAT, params)
+        rows = await driver.rows(conn, _GAME_AND_SEAT, params)
         return GameRead(head_of(rows[0]), None, _seat(rows[0])) if rows else None
-    rows = await _rows(conn, _GAME_AND_SEAT_STATE, {**params, "cached_seq": cached_seq})
+    rows = await driver.rows(conn, _GAME_AND_SEAT_STATE, {**params, "cached_seq": cached_seq})
     return GameRead(head_of(rows[0]), rows[0].snapshot, _seat(rows[0])) if rows else None
 
 
@@ -377,7 +330,7 @@ async def read_view(
     conn: AsyncConnection, game_id: str, token_hash: str | None, cached_seq: int
 ) -> tuple[GameRead, list[tuple[str, str | None]]] | None:
     """``read_game`` and the live seats' (side, name), in one statement."""
-    rows = await _rows(
+    rows = await driver.rows(
         conn, _VIEW, {"game_id": game_id, "token_hash": token_hash, "cached_seq": cached_seq}
     )
     if not rows:
@@ -408,5 +361,7 @@ async def event_rows(
     conn: AsyncConnection, game_id: str, after: int, limit: int
 ) -> list[tuple[int, int, str, dict[str, Any], bool]]:
     """(seq, turn, type, data, voided) of the events after ``after``, in order."""
-    rows = await _rows(conn, _EVENTS_AFTER, {"game_id": game_id, "after": after, "limit": limit})
+    rows = await driver.rows(
+        conn, _EVENTS_AFTER, {"game_id": game_id, "after": after, "limit": limit}
+    )
     return [(seq, turn, kind, data, bool(voided)) for seq, turn, kind, data, voided in rows]

@@ -32,7 +32,7 @@ from app.play import inputs
 from app.rules.designs import PRESET_DESIGNS, Design, design_summary
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS, arc_span
-from app.rules.systems import SENSOR_GRADES, SYSTEMS, SystemType
+from app.rules.systems import BAY_GROUPS, LOAD_MASS, SENSOR_GRADES, SYSTEMS, SystemType
 from app.web import forms
 from app.web.routes import NO_STORE, _page
 from app.web.security import check_csrf
@@ -44,6 +44,8 @@ MAX_SYSTEMS = 60
 MAX_IMPORT_BYTES = 64 * 1024
 FAMILIES = (
     ("weapon", "Weapons"),
+    ("ordnance", "Missiles and torpedoes"),
+    ("bay", "Fighter and drone bays"),
     ("defence", "Defences"),
     ("electronics", "Electronics"),
     ("hull", "Hull"),
@@ -56,6 +58,19 @@ FIELD = "f_"
 NUMBER_FIELDS = ("mass", "thrust", "hull", "hull_rows", "armour", "stealth")
 BLANK = Design(id="my-design", name="New design", hull_class="frigate", mass=30, thrust=4, hull=8)
 _SYS_KEY = re.compile(r"^sys-([0-9]{1,4})-type$")
+MAGAZINE = "magazine"
+# how the page names the loads (the JSON keeps the table's names)
+LOAD_LABELS = {
+    "salvo": "salvo",
+    "er_salvo": "extended-range salvo",
+    "af_salvo": "anti-fighter salvo",
+    "long_lance": "long lance",
+    "standard": "standard heavy missile",
+    "misericorde": "misericorde",
+    "emp": "EMP missile",
+    "needle": "needle missile",
+    "ecm": "ECM missile",
+}
 # what a button or select that changes the form's shape does with htmx: post the whole form
 # and swap the whole form (the server draws it again)
 ACT = Markup(
@@ -85,6 +100,10 @@ class SystemDraft:
     mode: str = ""
     level: str = ""
     grade: str = ""
+    load: str = ""  # a rack's load
+    magazine: str = ""  # a launcher's magazine id
+    loads: dict[str, str] = field(default_factory=dict)  # a magazine's counts, as typed
+    capacity: str = ""  # only in a public copy: shown so that it can be cleared
 
     @classmethod
     def from_spec(cls, data: Mapping[str, Any]) -> SystemDraft:
@@ -101,13 +120,17 @@ class SystemDraft:
             mode=text("mode"),
             level=text("level"),
             grade=text("grade"),
+            load=text("load"),
+            magazine=text("magazine"),
+            loads={str(k): str(v) for k, v in (data.get("loads") or {}).items()},
+            capacity=text("capacity"),
         )
 
     def to_data(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.cls.strip():
             out["class"] = _number(self.cls)
-        if self.arcs or (self.type in SYSTEMS and SYSTEMS[self.type].is_weapon):
+        if self.arcs or (self.type in SYSTEMS and SYSTEMS[self.type].max_arcs):
             out["arcs"] = list(self.arcs)
         if self.weak_arcs:
             out["weak_arcs"] = list(self.weak_arcs)
@@ -117,7 +140,27 @@ class SystemDraft:
             out["level"] = _number(self.level)
         if self.grade.strip():
             out["grade"] = self.grade.strip()
+        return out | self._ordnance_data()
+
+    def _ordnance_data(self) -> dict[str, Any]:
+        """``load``, ``magazine``, ``loads`` (a count left empty or 0 is no load of that
+        name), ``capacity``: as typed, so that the reader names what is not a number."""
+        out: dict[str, Any] = {}
+        if self.load.strip():
+            out["load"] = self.load.strip()
+        if self.magazine.strip():
+            out["magazine"] = self.magazine.strip()
+        loads = {
+            name: _number(count) for name, count in self.loads.items() if count.strip() not in _NONE
+        }
+        if loads:
+            out["loads"] = loads
+        if self.capacity.strip():
+            out["capacity"] = _number(self.capacity)
         return out
+
+
+_NONE = ("", "0")
 
 
 @dataclass
@@ -158,6 +201,10 @@ class Draft:
                 mode=_text(form, p + "mode"),
                 level=_text(form, p + "level"),
                 grade=_text(form, p + "grade"),
+                load=_text(form, p + "load"),
+                magazine=_text(form, p + "magazine"),
+                loads=_loads(form, p + "loads-"),
+                capacity=_text(form, p + "capacity"),
             )
             row = SYSTEMS.get(spec.type)
             was = form.get(p + "was")
@@ -223,6 +270,15 @@ def _text(form: FormData, key: str) -> str:
     return value.strip()[:200] if isinstance(value, str) else ""
 
 
+def _loads(form: FormData, prefix: str) -> dict[str, str]:
+    """A magazine's counts: ``sys-<n>-loads-<load name>`` fields, in the form's order."""
+    out: dict[str, str] = {}
+    for key, value in form.multi_items():
+        if key.startswith(prefix) and isinstance(value, str) and len(out) < 20:
+            out[key.removeprefix(prefix)[:40]] = value.strip()[:20]
+    return out
+
+
 def _texts(form: FormData, key: str) -> list[str]:
     return [v.strip()[:20] for v in form.getlist(key) if isinstance(v, str) and v.strip()]
 
@@ -244,6 +300,18 @@ def new_system(draft: Draft, system_type: str) -> SystemDraft:
         spec.level = str(row.levels[0])
     if row.grades:
         spec.grade = next(iter(row.grades))
+    if row.rack:
+        spec.load = row.fires[0]
+    if row.holds:
+        spec.load = row.holds[0]
+    magazines = [s.id for s in draft.systems if s.type == MAGAZINE]
+    if row.fed and magazines:
+        spec.magazine = magazines[0]
+    if row.stores:  # it feeds every launcher that has no magazine yet
+        for other in draft.systems:
+            fed = SYSTEMS.get(other.type)
+            if fed is not None and fed.fed and not other.magazine:
+                other.magazine = spec.id
     return spec
 
 
@@ -289,6 +357,10 @@ class SystemView:
     weak_choices: list[str]
     show: dict[str, bool]
     wedges: list[dict[str, Any]]
+    load_choices: list[str] = field(default_factory=list)  # a rack's, or a bay's group types
+    load_labels: dict[str, str] = field(default_factory=dict)  # how the page names them
+    magazine_choices: list[str] = field(default_factory=list)  # the design's magazines
+    load_rows: list[dict[str, Any]] = field(default_factory=list)  # a magazine's counts
     mass: int | None = None
     points: int | None = None
 
@@ -322,6 +394,10 @@ def system_views(draft: Draft, summary: Mapping[str, Any] | None) -> list[System
             "mode": "mode" in takes or bool(s.mode),
             "level": "level" in takes or bool(s.level),
             "grade": "grade" in takes or bool(s.grade),
+            "load": "load" in takes or bool(s.load),
+            "magazine": "magazine" in takes or bool(s.magazine),
+            "loads": "loads" in takes or bool(s.loads),
+            "capacity": bool(s.capacity),
         }
         wedges = rosette(ring, list(ring) if all_round else s.arcs, s.weak_arcs)
         view = SystemView(
@@ -336,11 +412,39 @@ def system_views(draft: Draft, summary: Mapping[str, Any] | None) -> list[System
             weak_choices=weak_choices,
             show=show,
             wedges=wedges if takes_arcs else [],
+            load_choices=list(row.fires) if row and row.rack else list(row.holds) if row else [],
+            load_labels=group_labels(s.type) or LOAD_LABELS,
+            magazine_choices=[x.id for x in draft.systems if x.type == MAGAZINE and x.id],
+            load_rows=load_rows(s) if show["loads"] else [],
         )
         if n < len(rows):
             view.mass, view.points = rows[n]["mass"], rows[n]["points"]
         views.append(view)
     return views
+
+
+def load_rows(s: SystemDraft) -> list[dict[str, Any]]:
+    """One count box per load a magazine may hold, then any other name it was given (from
+    imported JSON, so that it can be seen and cleared)."""
+    names = [*LOAD_MASS, *(n for n in s.loads if n not in LOAD_MASS)]
+    return [
+        {
+            "name": name,
+            "label": LOAD_LABELS.get(name, name),
+            "mass": LOAD_MASS.get(name),
+            "count": s.loads.get(name, ""),
+            "slug": re.sub(r"[^a-z0-9_]", "-", name.lower()),
+        }
+        for name in names
+    ]
+
+
+def group_labels(system_type: str) -> dict[str, str]:
+    """A bay's group types as the select shows them, with the group's points; {} for others."""
+    return {
+        name: f"{g.label} (+{g.group_points} pts)"
+        for name, g in BAY_GROUPS.get(system_type, {}).items()
+    }
 
 
 def picker() -> list[dict[str, Any]]:
@@ -375,6 +479,7 @@ def context(
         "picker": picker(),
         "presets": list(PRESET_DESIGNS.values()),
         "grades": list(SENSOR_GRADES),
+        "load_labels": LOAD_LABELS,
         "max_systems": MAX_SYSTEMS,
         "notice": notice,
         "import_error": import_error,

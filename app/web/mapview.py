@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.state import ShipStatus
+from app.web.groups import BAY_TYPES, GROUP_KINDS, group_keys, group_words
+from app.web.groups import groups as fighter_groups
 
 ARC_SPANS = {
     "F": (330, 30),
@@ -90,6 +92,10 @@ class MapModel:
     beliefs: dict[str, list[Marker]] = field(default_factory=dict)
     # the legend: one line per kind of marker this seat's map can show
     keys: list[dict[str, str]] = field(default_factory=list)
+    # ordnance in flight: the seat's own (with aim points) and the enemy's live ones
+    ordnance: list[dict[str, Any]] = field(default_factory=list)
+    # fighter and drone groups: the seat's own (reach, sight) and the enemy's live ones
+    groups: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _svg(height: float, x: float, y: float) -> tuple[float, float]:
@@ -264,6 +270,13 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         m.role, m.hull = look(seat, m.side)
     for t in trails:
         t["role"] = look(seat, t["side"])[0]
+    drawn = fighter_groups(view, h)
+    keys = legend(seat, view.get("side_names", {}))
+    # the groups' key where a ship has a bay (public hardware) or a group is drawn: the legend
+    # is drawn with the page, not refreshed with the map
+    bays = any(sys["type"] in BAY_TYPES for s in view["ships"] for sys in s.get("systems", ()))
+    if drawn or bays:
+        keys += group_keys(seat)
     return MapModel(
         width=w,
         height=h,
@@ -277,8 +290,134 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         shots=_shots(events, h),
         gone=ships.gone,
         beliefs=beliefs,
-        keys=legend(seat, view.get("side_names", {})),
+        keys=keys,
+        ordnance=ordnance(view, h),
+        groups=drawn,
     )
+
+
+# RULES §9: a salvo or heavy missile finds a ship within 6 mu of its point (3 with vector
+# movement); an AMT's blast reaches 1, 2 and 3 mu; a heavy missile flies up to 18 mu a turn
+SEEKER = {"cinematic": 6.0, "vector": 3.0}
+BLAST_RINGS = (1.0, 2.0, 3.0)
+SALVO_KINDS = ("salvo", "er_salvo", "af_salvo")
+KIND_WORDS = {
+    "salvo": "salvo",
+    "er_salvo": "extended-range salvo",
+    "af_salvo": "anti-fighter salvo",
+    "heavy_missile": "heavy missile",
+    "amt": "antimatter torpedo",
+}
+
+
+def kind_words(kind: str, missile: str | None = None) -> str:
+    """A marker's kind as a player reads it (a heavy missile with its type when known, a
+    group with its type)."""
+    if kind in GROUP_KINDS:
+        return group_words(kind, missile)
+    words = KIND_WORDS.get(kind, kind.replace("_", " "))
+    return f"{missile.replace('_', ' ')} {words}" if missile else words
+
+
+def _shown_at(view: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """Where the seat's map shows each ship (table coordinates): the true position of its own
+    (any for the referee), else an enemy's live position or where it was last seen."""
+    seat = view["you"]
+    out = {}
+    for s in view["ships"]:
+        own = s["side"] == seat or seat == "referee"
+        if s.get("position") and (own or s.get("revealed") == "live"):
+            out[s["id"]] = (s["position"]["x"], s["position"]["y"])
+        elif s.get("last_known"):
+            out[s["id"]] = (s["last_known"]["x"], s["last_known"]["y"])
+    return out
+
+
+BESIDE = 2.6  # mu: an attacking marker without a position is drawn this far beside its target
+LABEL_STEP = 1.3  # the map's units between two stacked labels
+CLOSE = 3.0  # mu: markers this close stack their labels
+
+
+def _placed(view: Mapping[str, Any], h: float) -> list[tuple[Mapping[str, Any], float, float]]:
+    """Each drawable marker with its svg position: its own ``position`` when the view has one;
+    an enemy's live marker without one (the public form names only its target) beside where
+    the map shows that target, several at one target side by side; else not drawn."""
+    shown = _shown_at(view)
+    beside: dict[str, int] = {}
+    out = []
+    for m in view.get("markers", []):
+        if m.get("kind") in GROUP_KINDS:
+            continue  # drawn as groups (app/web/groups.py)
+        if m.get("position"):
+            out.append((m, *_svg(h, m["position"]["x"], m["position"]["y"])))
+            continue
+        at = shown.get(m.get("target") or "")
+        if at is None:
+            continue
+        n = beside[m["target"]] = beside.get(m["target"], -1) + 1
+        x, y = _svg(h, at[0] + BESIDE + 2.2 * n, at[1] + BESIDE)
+        out.append((m, x, y))
+    return out
+
+
+def _stack_labels(items: list[dict[str, Any]]) -> None:
+    """Close markers' labels one above the other instead of over each other."""
+    for i, item in enumerate(items):
+        close = sum(
+            1 for o in items[:i] if math.hypot(o["x"] - item["x"], o["y"] - item["y"]) < CLOSE
+        )
+        item["label_y"] = round(-1.4 - LABEL_STEP * close, 2)
+
+
+def ordnance(view: Mapping[str, Any], h: float) -> list[dict[str, Any]]:
+    """The view's markers as drawing instructions: position, and for the seat's own (and the
+    referee) the aim point, the seeker circle or the blast rings around it, the endurance, the
+    mother ship, and the 18 mu reach of a heavy missile that may be ordered now. An enemy
+    marker brings only what the view holds of it (a live one: its kind, its id as the defence
+    form names it, and its position, or its target's when the view gives none)."""
+    seat = view["you"]
+    names = {s["id"]: s["name"] for s in view["ships"]}
+    seeker = SEEKER.get(view.get("movement", "cinematic"), 6.0)
+    orderable = {m["marker"]: m for m in view["phase"]["legal"].get("markers", [])}
+    out = []
+    for m, x, y in _placed(view, h):
+        role, _ = look(seat, m["side"])
+        item: dict[str, Any] = {
+            "id": m["id"],
+            "side": m["side"],
+            "kind": m["kind"],
+            "role": role,
+            "x": x,
+            "y": y,
+            "words": kind_words(m["kind"], m.get("type")),
+            "mother": names.get(m["mother"], m["mother"]) if m.get("mother") else None,
+            "endurance": m.get("endurance"),
+            "strength": m.get("strength"),
+            "aim": None,
+            "seeker": 0.0,
+            "rings": (),
+            "reach": None,
+            "tag": m["id"] if role == "enemy" else None,  # the id the defence form uses
+            "target": names.get(m["target"], m["target"]) if m.get("target") else None,
+            "beside": not m.get("position"),
+        }
+        if m.get("aim"):
+            ax, ay = _svg(h, m["aim"]["x"], m["aim"]["y"])
+            item["aim"] = {"x": ax, "y": ay}
+        if m.get("mother") or seat == "referee":  # what the owner knows of its own
+            # a salvo seeks around its aim point, an AMT bursts there; a heavy missile seeks
+            # from wherever it stands
+            centre = item["aim"] if m["kind"] != "heavy_missile" and item["aim"] else item
+            item["centre"] = {"x": centre["x"], "y": centre["y"]}
+            if m["kind"] == "amt":
+                item["rings"] = BLAST_RINGS
+            else:
+                item["seeker"] = seeker
+        if m["id"] in orderable and orderable[m["id"]].get("reach"):
+            item["reach"] = float(orderable[m["id"]].get("reach", 18.0))
+        out.append(item)
+    _stack_labels(out)
+    return out
 
 
 def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
@@ -400,8 +539,8 @@ def _shots(events: Sequence[Mapping[str, Any]], h: float) -> list[dict[str, Any]
                     "y1": a[1],
                     "x2": b[0],
                     "y2": b[1],
-                    "hit": shot["hits"] + shot["reroll_hits"] > 0,
-                    "label": f"{shot['weapon']} {shot['hits'] + shot['reroll_hits']} hits",
+                    "hit": shot["hits"] + shot.get("reroll_hits", 0) > 0,
+                    "label": f"{shot['weapon']} {shot['hits'] + shot.get('reroll_hits', 0)} hits",
                 }
             )
     return out

@@ -19,7 +19,7 @@ from app.play.referee import Referee
 from app.rules.state import GameStatus
 from app.web import forms
 from app.web.routes import NO_STORE, _context, _field, _page
-from app.web.security import check_csrf
+from app.web.security import check_csrf, secure
 
 router = APIRouter(include_in_schema=False)
 FILTERS = {"all", "active", "waiting", "finished", "your_call"}
@@ -75,7 +75,7 @@ async def login(request: Request, callers: CallersDep) -> Response:
         token,
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=secure(request),
         path="/",
         max_age=60 * 60 * 12,
     )
@@ -87,7 +87,9 @@ async def logout(request: Request) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     response = RedirectResponse("/referee", status_code=303, headers=NO_STORE)
-    response.delete_cookie(ADMIN_COOKIE, path="/")
+    response.delete_cookie(
+        ADMIN_COOKIE, path="/", httponly=True, samesite="strict", secure=secure(request)
+    )
     return response
 
 

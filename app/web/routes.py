@@ -7,6 +7,7 @@ when the live stream says the game moved on, and the map previews orders before 
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
@@ -34,23 +35,28 @@ from app.rules.commands import (
     Deploy,
     EndActivation,
     Fire,
+    Markers,
     Move,
     Ping,
     Resign,
     SetMode,
 )
+from app.rules.damage import CORE_TYPES
 from app.rules.designs import PRESET_DESIGNS
 from app.rules.errors import RulesError, StaleState
+from app.rules.fighters.commands import Fighters
 from app.rules.game import MOVEMENTS
 from app.rules.movement import Movement
+from app.rules.ordnance.defence_commands import Defend, StandingOrders
 from app.rules.scenarios import PRESET_SCENARIOS
-from app.rules.systems import SYSTEMS, system_label
+from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
-from app.web import forms, mapview
+from app.web import forms, groups, mapview
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
-from app.web.words import CLOCK, Teller
+from app.web.words import CLOCK, Teller, odds_words
 
 ROOT = Path(__file__).resolve().parents[2]
+NEEDLE = "needle"  # the heavy missile that names a system type at launch
 templates = Jinja2Blocks(directory=str(ROOT / "templates"))
 
 
@@ -69,9 +75,55 @@ def _system_name(view: Mapping[str, Any], ship_id: str, system_id: str) -> str:
     return system_id
 
 
+def _group_name(view: Mapping[str, Any], marker_id: str) -> str:
+    """``the fighter group m-…`` for a group in the view (its type once the view shows it)."""
+    for m in view.get("markers", []):
+        if m["id"] == marker_id:
+            return f"the {mapview.kind_words(m['kind'], m.get('type'))} {marker_id}"
+    return marker_id
+
+
+def _launchers(ship: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The record sheet's launcher rows: id, type, arcs, what it launches with each reach (an
+    anti-fighter salvo, a defence-window load, left out) and its state this game."""
+    state = {s["id"]: s for s in ship["systems"]}
+    rows = []
+    for spec in ship["design"]["systems"]:
+        row = SYSTEMS.get(spec["type"])
+        if spec["type"] not in LAUNCHER_TYPES or row is None:
+            continue
+        fires = [spec.get("load") or "heavy_missile"] if row.rack else list(row.fires)
+        kinds = dict.fromkeys("heavy_missile" if f in HEAVY_MISSILE_TYPES else f for f in fires)
+        sys = state.get(spec["id"], {})
+        rows.append(
+            {
+                "id": spec["id"],
+                "type": spec["type"],
+                "arcs": spec.get("arcs", []),
+                "reach": [(k, REACH[k]) for k in kinds if k in REACH and k != "af_salvo"],
+                "magazine": spec.get("magazine"),
+                "state": "spent"
+                if sys.get("spent")
+                else (sys.get("status", "ok") if sys.get("status") != "ok" else "ready"),
+            }
+        )
+    return rows
+
+
+templates.env.globals["launchers"] = _launchers
 templates.env.filters["system_label"] = system_label
 templates.env.globals["ring_radii"] = mapview.rings
 templates.env.filters["system_pending"] = _system_pending
+templates.env.filters["kind_words"] = mapview.kind_words
+templates.env.globals["odds_words"] = odds_words
+templates.env.globals["auto_defend"] = lambda view: auto_defend(view)
+templates.env.globals["out_of_control"] = lambda ships: _out_of_control(ships)
+templates.env.globals["bays"] = groups.bays
+templates.env.globals["bay_hardware"] = groups.bay_hardware
+templates.env.filters["group_type_words"] = groups.type_words
+templates.env.globals["group_row"] = groups.group_type
+templates.env.globals["step2_ships"] = groups.step2_ships
+templates.env.globals["mu"] = lambda a, b: math.hypot(b["x"] - a["x"], b["y"] - a["y"])
 router = APIRouter(include_in_schema=False)
 
 FRAGMENTS = ("status", "map", "controls", "sheets", "log")
@@ -276,16 +328,19 @@ async def seat(token: str, request: Request, lobby: LobbyDep) -> Response:
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     refused = offer["held_seat"] not in (None, offer["side"])
-    context = {"offer": offer, "token": token, "refused": refused}
+    context = {"offer": offer, "refused": refused}
     return _page(request, "seat_confirm.html", context, 409 if refused else 200)
 
 
 @router.post("/seat", response_model=None)
+@router.post("/seat/{token}", response_model=None)
 async def seat_confirm(request: Request, lobby: LobbyDep) -> Response:
-    """The confirmation: the token comes in the form's body (never in a further URL)."""
+    """The confirmation. The page's form has no action: it posts back to ``/seat/{token}``, the
+    address the person opened, so the page's HTML never holds the token; ``POST /seat`` with
+    the token in the body does the same (never in a further URL)."""
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
-    token = _field(form, "token") or ""
+    token = request.path_params.get("token") or _field(form, "token") or ""
     try:
         offer = await lobby.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
@@ -294,7 +349,7 @@ async def seat_confirm(request: Request, lobby: LobbyDep) -> Response:
         )
     game_id = offer["game_id"]
     if offer["held_seat"] not in (None, offer["side"]):
-        context = {"offer": offer, "token": token, "refused": True}
+        context = {"offer": offer, "refused": True}
         return _page(request, "seat_confirm.html", context, 409)
     response = RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
     set_seat(request, response, game_id, token)
@@ -329,6 +384,7 @@ def _log(view: Mapping[str, Any], events: list[dict[str, Any]]) -> list[dict[str
             "voided": e.get("voided", False),
         }
         for e, text in reversed(list(zip(events, texts, strict=True)))
+        if text  # an event told as nothing for this seat (``marker_removed`` of nothing)
     ]
 
 
@@ -361,20 +417,19 @@ def _helpers(view: Mapping[str, Any], marks: Mapping[str, str]) -> dict[str, Any
         "refresh": refresh,
         "side_label": side_label,
         "ship_name": lambda ship_id: names.get(ship_id, ship_id),
+        # a fire option's target: a ship by its name, a live group by its kind and id
+        "target_name": lambda target: names.get(target) or _group_name(view, target),
         "system_of": lambda ship_id, system_id: _system_name(view, ship_id, system_id),
         "names": names,
     }
 
 
-def _view_model(
-    request: Request, view: dict[str, Any], token: str | None, error: str | None
-) -> dict[str, Any]:
+def _view_model(view: dict[str, Any], token: str | None, error: str | None) -> dict[str, Any]:
     """What every block draws from the view alone (no further read)."""
     seat = view["you"]
     mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
     your_move = seat in view["phase"]["awaiting"]
     marks = _key_marks()
-    seat_link = str(request.url_for("seat", token=token)) if token and seat in ("A", "B") else None
     return {
         "v": view,
         "gid": view["game_id"],
@@ -384,13 +439,55 @@ def _view_model(
         "seat": seat,
         "mine": mine,
         "theirs": [s for s in view["ships"] if s not in mine],
+        "can_defend": seat in ("A", "B") and _can_defend(mine),
+        "needle_types": _needle_types([s for s in view["ships"] if s not in mine]),
         "your_move": your_move,
         "error": error,
-        "seat_link": seat_link,
+        # the page offers the seat's link behind a POST (``seat_link``), never the link itself
+        "offers_seat_link": bool(token) and seat in ("A", "B"),
         # one key per game state: a double submit applies once, the next state gets a new key
         "idem": f"web-{view['seq']}",
         "title": ("Your move — " if your_move else "") + "pingduel",
     }
+
+
+def auto_defend(view: Mapping[str, Any]) -> bool | None:
+    """The seat's standing order ``auto_defend`` as the view tells it (public), None if the
+    view does not say."""
+    orders = view.get("standing_orders")
+    if isinstance(orders, Mapping):
+        side = orders.get(view["you"], orders)
+        if isinstance(side, Mapping) and "auto_defend" in side:
+            return bool(side["auto_defend"])
+    if isinstance(view.get("auto_defend"), list):
+        return view["you"] in view["auto_defend"]
+    return None
+
+
+def _out_of_control(ships: list[Mapping[str, Any]]) -> list[str]:
+    """The ids of the ships whose conditions say out of control (``activate`` drifts them)."""
+    return [s["id"] for s in ships if any(c["type"] == "out_of_control" for c in s["conditions"])]
+
+
+DEFENCE_TYPES = frozenset({"pds", "adfc", "salvo_launcher"})
+
+
+def _can_defend(mine: list[Mapping[str, Any]]) -> bool:
+    """Whether any of the seat's ships has something that defends against ordnance (RULES §9.5:
+    PDS, ADFC, an SML's AF salvo, a class-1 beam): only then is the standing order offered."""
+    for ship in mine:
+        if any(sys["type"] in DEFENCE_TYPES for sys in ship["systems"]):
+            return True
+        if any(w.get("type") == "beam" and w.get("class") == 1 for w in ship.get("weapons", [])):
+            return True
+    return False
+
+
+def _needle_types(theirs: list[Mapping[str, Any]]) -> list[str]:
+    """The system types a needle missile may name: those the enemy's public hardware shows,
+    never a core system (C1.6), nor hull or armour."""
+    found = {sys["type"] for s in theirs for sys in s["systems"]}
+    return sorted(found - CORE_TYPES - {"hull", "armour"})
 
 
 async def _controls(reading: Reading, view: Mapping[str, Any]) -> dict[str, Any]:
@@ -416,7 +513,7 @@ async def _context(
     draws it: the log for the map and the log, presence for the status, the rewind choices
     and the deploy key for the orders."""
     token, view = await _seen(request, reading, game_id)
-    context = _view_model(request, view, token, error)
+    context = _view_model(view, token, error)
     events = []
     if "map" in parts or "log" in parts:
         events = (await reading.events(game_id, token, 0))["events"]
@@ -515,6 +612,28 @@ async def reissue(
     return _page(request, "invite.html", {"game_id": game_id, "side": seat, "links": {side: link}})
 
 
+@router.post("/games/{game_id}/seat-link", response_model=None)
+async def seat_link(game_id: str, request: Request, reading: ReadingDep) -> Response:
+    """A player's private seat link, shown on a page of its own as the answer to a CSRF-checked
+    POST: the game page and its blocks never hold the token, so nothing that reads a page (a
+    cache, a saved copy, a screenshot, an extension's script) finds it there."""
+    form = await request.form()
+    check_csrf(request, _field(form, "csrf"))
+    token = cookie_token(request, game_id)
+    try:
+        caller = await reading.caller(game_id, token)
+        if token is None or not caller.player:
+            # the admin's cookie (referee of every game) is never shown as a seat link
+            raise E.Forbidden("only a player's seat has a link to play it on another device")
+    except E.Problem as error:
+        return _page(
+            request, "message.html", {"title": error.title, "text": error.detail}, error.status
+        )
+    link = str(request.url_for("seat", token=token))
+    context = {"game_id": game_id, "side": caller.seat, "link": link}
+    return _page(request, "seat_link.html", context)
+
+
 # -- actions ---------------------------------------------------------------------------------------
 def _int(form: FormData, name: str) -> int:
     raw = _field(form, name)
@@ -571,10 +690,11 @@ def _orders(form: FormData) -> dict[str, Any]:
 
 def _shots(form: FormData) -> list[dict[str, Any]]:
     """One radio group per weapon, ``shot@{ship}|{weapon}``: its value names the shot
-    "ship|weapon|target", or is empty for "hold"; a bare ``shot`` field is read the same way.
-    Every value is sent on, so one weapon named twice is the rules' to refuse
-    (duplicate_weapon). "Hold fire" declares no shots whatever is chosen (also without
-    JavaScript)."""
+    "ship|weapon|target", a launch "ship|weapon|@x,y" (a suggested aim point) or
+    "ship|weapon|@" (the point in the launcher's own fields), or is empty for "hold"; a bare
+    ``shot`` field is read the same way. Every value is sent on, so one weapon named twice is
+    the rules' to refuse (duplicate_weapon). "Hold fire" declares no shots whatever is chosen
+    (also without JavaScript)."""
     picked = [
         value
         for name, value in form.multi_items()
@@ -585,6 +705,9 @@ def _shots(form: FormData) -> list[dict[str, Any]]:
         parts = str(raw).split("|")
         if len(parts) != 3:
             raise E.Invalid("a shot must name ship, weapon and target")
+        if parts[2].startswith("@"):
+            shots.append(_launch(form, parts[0], parts[1], parts[2][1:]))
+            continue
         shot = {"ship": parts[0], "weapon": parts[1], "target": parts[2]}
         aimed = _field(form, f"system|{raw}")
         if aimed:
@@ -593,9 +716,131 @@ def _shots(form: FormData) -> list[dict[str, Any]]:
     return shots
 
 
+def _launch(form: FormData, ship: str, weapon: str, point: str) -> dict[str, Any]:
+    """A launch at an aim point: a suggestion's "x,y", else the launcher's ``aim_x@``/``aim_y@``
+    fields (the map's click fills them); its ``load@`` and ``missile_system@`` when chosen."""
+    key = f"{ship}|{weapon}"
+    if point:
+        xy = point.split(",")
+        x, y = (forms.decimal(xy[0]), forms.decimal(xy[1])) if len(xy) == 2 else (None, None)
+        if x is None or y is None:
+            raise E.Invalid(f"the aim point of {weapon} must be two numbers, x and y")
+    else:
+        x, y = (
+            forms.decimal(_field(form, f"aim_x@{key}")),
+            forms.decimal(_field(form, f"aim_y@{key}")),
+        )
+        if x is None or y is None:
+            raise E.Invalid(f"give {weapon} an aim point: click the map, or type x and y")
+    shot: dict[str, Any] = {"ship": ship, "weapon": weapon, "aim": {"x": x, "y": y}}
+    load = _field(form, f"load@{key}")
+    if load:
+        shot["load"] = load
+    system = _field(form, f"missile_system@{key}")
+    # a needle missile's target system type: its select is drawn only for a launcher that can
+    # fire one, and it goes with the launch only when the needle is what it fires
+    if system and load in (None, "", NEEDLE):
+        shot["system"] = system
+    return shot
+
+
 def _fire(form: FormData) -> dict[str, Any]:
     shots = _shots(form)  # a malformed shot is named before a malformed window
     return {"window": _int(form, "window"), "shots": shots}
+
+
+def _point(form: FormData, prefix: str, key: str, what: str) -> dict[str, float] | None:
+    """A point typed or clicked into ``{prefix}_x@{key}``/``{prefix}_y@{key}``; None when both
+    are blank, ``Invalid`` naming ``what`` when they are not two numbers."""
+    raw_x, raw_y = _field(form, f"{prefix}_x@{key}"), _field(form, f"{prefix}_y@{key}")
+    if not (raw_x or "").strip() and not (raw_y or "").strip():
+        return None
+    x, y = forms.decimal(raw_x), forms.decimal(raw_y)
+    if x is None or y is None:
+        raise E.Invalid(f"the point for {what} must be two numbers, x and y")
+    return {"x": x, "y": y}
+
+
+def _marker_orders(form: FormData) -> dict[str, Any]:
+    """Step 2's orders: a heavy missile or a group given a point (``to_x@{marker}``,
+    ``to_y@{marker}``, filled by a click on the map) flies to it, a group ticked ``land@`` lands
+    (with a point too, the rules refuse: both are sent); one left blank holds on standing orders.
+    A bay ticked ``launch@{bay}`` launches, to ``launch_to_x@``/``launch_to_y@`` when given."""
+    orders: list[dict[str, Any]] = []
+    launch: list[dict[str, Any]] = []
+    for name, value in form.multi_items():
+        if name.startswith("to_x@"):
+            marker = name[len("to_x@") :]
+            to = _point(form, "to", marker, f"{marker}")
+            land = form.get(f"land@{marker}") in ("1", "on")
+            if to is not None or land:
+                order: dict[str, Any] = {"marker": marker}
+                if to is not None:
+                    order["to"] = to
+                if land:
+                    order["land"] = True
+                orders.append(order)
+        elif name.startswith("land@") and f"to_x@{name[len('land@') :]}" not in form:
+            if value in ("1", "on"):
+                orders.append({"marker": name[len("land@") :], "land": True})
+        elif name.startswith("launch@") and value in ("1", "on"):
+            bay = name[len("launch@") :]
+            item: dict[str, Any] = {"bay": bay}
+            to = _point(form, "launch_to", bay, f"the group launched from {bay}")
+            if to is not None:
+                item["to"] = to
+            launch.append(item)
+    return {"ship": _field(form, "ship") or "", "orders": orders, "launch": launch}
+
+
+def _fighter_choices(form: FormData) -> dict[str, Any]:
+    """The fighters step's answer: one radio group per group, ``attack@{marker}``, its value
+    "target|ship", "target|group" or empty for no attack; a needle group's ``system@``, a
+    multi-role group's ``mode@`` (left empty: anti-ship at a ship, point defence at a group).
+    ``group@{marker}`` says which of the two a group is (or neither)."""
+    choices = []
+    for name, value in form.multi_items():
+        if not name.startswith("attack@") or not isinstance(value, str):
+            continue
+        marker = name[len("attack@") :]
+        target, _, what = value.partition("|")
+        choice: dict[str, Any] = {"marker": marker, "attack": target or None}
+        kind = _field(form, f"group@{marker}") or ""
+        if kind == "needle" and target:
+            system = _field(form, f"system@{marker}")
+            if system:
+                choice["system"] = system
+        if kind == "multi" and target:
+            choice["mode"] = _field(form, f"mode@{marker}") or (
+                "pd" if what == "group" else "anti_ship"
+            )
+        choices.append(choice)
+    return {"choices": choices}
+
+
+def _allocations(form: FormData) -> dict[str, Any]:
+    """A defence window's answer: one select per defending system, ``defend@{ship}|{system}``,
+    and per intercepting group, ``intercept@{group}``, naming the attacking marker it meets, or
+    empty for none."""
+    allocations = []
+    for name, value in form.multi_items():
+        if not name.startswith("defend@") or not isinstance(value, str) or not value:
+            continue
+        parts = name[len("defend@") :].split("|")
+        if len(parts) != 2:
+            raise E.Invalid("a defence must name the ship and the system that fires")
+        allocations.append({"ship": parts[0], "system": parts[1], "against": value})
+    for name, value in form.multi_items():
+        # an own group intercepting one attacker: ``intercept@{group}`` names it, or is empty
+        if name.startswith("intercept@") and isinstance(value, str) and value:
+            allocations.append({"group": name[len("intercept@") :], "against": value})
+    if form.get("none"):
+        allocations = []
+    return {"window": _int(form, "window"), "allocations": allocations}
+
+
+def _standing_orders(form: FormData) -> dict[str, Any]:
+    return {"auto_defend": form.get("auto_defend") == "on"}
 
 
 def _resign(form: FormData) -> dict[str, Any]:
@@ -619,6 +864,10 @@ _FORM_FIELDS: Mapping[type[Command], Callable[[FormData], dict[str, Any]]] = {
     Fire: _fire,
     CoreAction: _named_fields("ship", "action"),
     SetMode: _named_fields("ship", "weapon", "mode"),
+    Markers: _marker_orders,
+    Defend: _allocations,
+    Fighters: _fighter_choices,
+    StandingOrders: _standing_orders,
     Resign: _resign,
 }
 assert set(_FORM_FIELDS) == set(COMMANDS.values()), "a command no form can send"

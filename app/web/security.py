@@ -1,10 +1,11 @@
 """Cookies and CSRF for the pages.
 
 Seat tokens travel in an HttpOnly, SameSite=Lax cookie per game, set only by claiming an
-invite or by confirming a ``/seat/{token}`` page (a POST: the token in its body, never in a
-further URL), and never over a live seat of the same game. Every form carries a CSRF token:
-an HMAC of a random, HttpOnly ``pd_csrf`` cookie under the server's signing key (a signed
-double submit), and a POST from another origin is refused outright.
+invite or by confirming a ``/seat/{token}`` page (a POST back to that same address: the page
+never writes the token, and no further URL holds it), and never over a live seat of the same
+game. Every cookie is ``Secure`` when the request came over https (``secure``). Every form
+carries a CSRF token: an HMAC of a random, HttpOnly ``pd_csrf`` cookie under the server's
+signing key (a signed double submit), and a POST from another origin is refused outright.
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ class CsrfFailed(Forbidden):
     title = "Form expired or forged"
 
 
-def _secure(request: Request) -> bool:
+def secure(request: Request) -> bool:
+    """Whether a cookie set in answer to this request gets ``Secure``: when the request came over
+    https — directly, or through a trusted proxy whose ``X-Forwarded-Proto`` set the scheme (the
+    proxy-headers middleware). Every cookie the pages set or clear asks this."""
     return request.url.scheme == "https"
 
 
@@ -50,7 +54,7 @@ def issue_cookies(request: Request, response: Response) -> None:
     new = getattr(request.state, "new_csrf", None)
     if new:
         response.set_cookie(
-            CSRF_COOKIE, new, httponly=True, samesite="strict", secure=_secure(request), path="/"
+            CSRF_COOKIE, new, httponly=True, samesite="strict", secure=secure(request), path="/"
         )
 
 
@@ -75,6 +79,6 @@ def set_seat(request: Request, response: Response, game_id: str, token: str) -> 
         max_age=SEAT_MAX_AGE,
         httponly=True,
         samesite="lax",
-        secure=_secure(request),
+        secure=secure(request),
         path="/",
     )

@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.rules.systems import system_label
+from app.rules.attacks import DOGFIGHT, FIGHTERS_ATTACK
+from app.rules.systems import HEAVY_MISSILE_TYPES, system_label
+from app.web.fighter_words import FighterWords
+from app.web.groups import BAY_TYPES, GROUP_KINDS
+from app.web.mapview import kind_words
 
 CLOCK = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]
 
@@ -24,8 +28,46 @@ def _heading(h: int | None) -> str:
     return "?" if h is None else f"{CLOCK[h % 12]} o'clock"
 
 
+def _load_words(load: str) -> str:
+    """A magazine's load as a player reads it: a salvo kind, or a heavy missile's type."""
+    return kind_words("heavy_missile", load) if load in HEAVY_MISSILE_TYPES else kind_words(load)
+
+
 def _n(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+SALVO_KINDS = ("salvo", "er_salvo", "af_salvo")
+# a defence window's attack kinds made by a group: an attack run on a ship, or a dogfight
+GROUP_ATTACKS = (FIGHTERS_ATTACK, DOGFIGHT)
+# a ``marker_removed`` with nothing removed, as its owner hears it
+EMPTY_REMOVAL = {
+    "mother_destroyed": "was destroyed",
+    "mother_out_of_play": "went out of play",
+    "mother_left": "left the battle",
+    "turn_limit": "reached the turn limit",
+}
+
+
+def odds_words(kind: str | None, odds: float | None) -> str:
+    """A defence pairing's odds as a player reads them: the kills a salvo or a group should
+    expect (``kind`` a marker's kind, or a window's attack kind: a group's attack run or
+    dogfight), or a one-missile marker's chance of being destroyed."""
+    if odds is None:
+        return "odds unknown"
+    if kind in SALVO_KINDS or kind in GROUP_KINDS or kind in GROUP_ATTACKS:
+        what = {"drones": "drone", **dict.fromkeys(SALVO_KINDS, "missile")}.get(kind, "fighter")
+        return f"about {odds:.1f} {what}{'' if round(odds, 1) == 1 else 's'} shot down"
+    return f"{round(min(float(odds), 1.0) * 100)}% chance to destroy it"
+
+
+def _of(name: str) -> str:
+    """The possessive: "Lance's", "Raiders'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _a(words: str) -> str:
+    return ("an " if words[:1] in "aeiou" else "a ") + words
 
 
 def _cap(text: str) -> str:
@@ -33,7 +75,7 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-class Teller:
+class Teller(FighterWords):
     """Tells events for one seat; ship names and sides come from the view's roster."""
 
     def __init__(self, ships: list[Mapping[str, Any]], seat: str, side_names: Mapping[str, str]):
@@ -44,10 +86,40 @@ class Teller:
         # ships revealed (live) so far in the events told: a ping that does not detect one of
         # them must not call it hidden while the map draws it (it stays live until it moves)
         self.live: set[str] = set()
+        self.known_groups = {}
+        # what each ship's bays launch (public hardware): "fighters", "drones" or both
+        self.craft: dict[str, str] = {}
+        for s in ships:
+            bays = {
+                "drones" if sys.get("type") == "drone_bay" else "fighters"
+                for sys in (s.get("design") or {}).get("systems", ())
+                if sys.get("type") in BAY_TYPES
+            }
+            if bays:
+                self.craft[s["id"]] = " and ".join(sorted(bays, reverse=True))
 
     def tell_all(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
-        """Every event's sentence, told in order (a sentence may depend on what came before)."""
-        return [self.tell(e) for e in events]
+        """Every event's sentence, told in order (a sentence may depend on what came before,
+        and a volley's on the launches that follow it)."""
+        events = list(events)
+        texts = []
+        for i, e in enumerate(events):
+            text = self.tell(e)
+            if e["type"] == "fire_resolved" and not e["data"].get("shots"):
+                text = self._launches_only(events[i + 1 :]) or text
+            texts.append(text)
+        return texts
+
+    @staticmethod
+    def _launches_only(after: list[Mapping[str, Any]]) -> str | None:
+        """A volley with no gun fired whose window launched ordnance (the launches are told
+        right after it): say so instead of "nobody fired"."""
+        n = 0
+        for e in after:
+            if e["type"] != "ordnance_launched":
+                break
+            n += 1
+        return f"The volley: no gun fired; {_n(n, 'launch')}." if n else None
 
     def ship(self, ship_id: str) -> str:
         name = self.names.get(ship_id, ship_id)
@@ -159,9 +231,12 @@ class Teller:
         )
 
     def _ship_revealed(self, d: Mapping[str, Any], e: Any) -> str:
-        why = {"ping": "pinging" if "by" not in d else "a ping", "fire": "firing"}.get(
-            d["cause"], d["cause"]
-        )
+        why = {
+            "ping": "pinging" if "by" not in d else "a ping",
+            "fire": "firing",
+            "fighters": "a fighter or drone group's line of sight",
+            "engaged": "the group engaged with it",
+        }.get(d["cause"], d["cause"])
         return (
             f"{_cap(self.ship(d['ship']))} revealed by {why} at {_pos(d['position'])}, "
             f"facing {_heading(d['heading'])}."
@@ -211,7 +286,7 @@ class Teller:
             return "The volley: nobody fired."
         lines = []
         for s in d["shots"]:
-            who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.ship(s['target'])}"
+            who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.target(s['target'])}"
             if s.get("cancelled"):
                 lines.append(f"{who}: cancelled")
                 continue
@@ -220,7 +295,7 @@ class Teller:
 
     def _shot(self, s: Mapping[str, Any]) -> str:
         """One shot in words, by its damage path (RULES §8; docs/systems.md)."""
-        who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.ship(s['target'])}"
+        who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.target(s['target'])}"
         if s.get("system"):
             who += f"'s {s['system']}"
         path = s.get("path", "standard")
@@ -236,9 +311,14 @@ class Teller:
             text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
             if sixes:
                 text += f" ({sixes} six{'es' if sixes != 1 else ''})"
+        elif path == "group" or "kills" in s:
+            # a shot at a fighter or drone group: each hit kills one (C1.iv), no damage track
+            drm = f" ({s['drm']:+d} on each die)" if s.get("drm") else ""
+            hits = s.get("hits", 0)
+            return text + f"{drm}, {_n(hits, 'hit')} → {_n(s.get('kills', 0), 'kill')}"
         else:
             text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
-            if s["reroll_hits"]:
+            if s.get("reroll_hits"):
                 text += f" + {s['reroll_hits']} past armour"
         if s.get("damage_rolled"):
             text += f"; damage dice {_dice(s['damage_rolled'])}"
@@ -251,7 +331,7 @@ class Teller:
                 if hull:
                     parts.append(f"{hull} straight to the hull")
                 text += " → " + " + ".join(parts)
-            elif s["hits"] or s["reroll_hits"]:
+            elif s["hits"] or s.get("reroll_hits"):
                 text += " → no damage"
         return text
 
@@ -348,6 +428,229 @@ class Teller:
             back = ", ".join(self.ship(s) for s in d["command_bridge_restored"])
             text += f" Command bridge back: {back}."
         return text
+
+    # -- ordnance (RULES §9) -------------------------------------------------------------------
+    def _whose(self, ship_id: str, kind: str, missile: str | None = None) -> str:
+        """ "your salvo" for the seat's own, "Lance's salvo" for another's."""
+        what = kind_words(kind, missile)
+        if self.sides.get(ship_id) == self.seat:
+            return f"your {what}"
+        return f"{_of(self.names.get(ship_id, ship_id))} {what}"
+
+    def _ordnance_launched(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        name = _cap(self.ship(d["ship"]))
+        kind = d.get("kind") or "ordnance"
+        if e.get("redacted") or "aim" not in d:
+            # a redacted line tells no number (the launcher's id has one): the kind is the news
+            return f"{name} launched {_a(kind_words(kind))}."
+        what = kind_words(kind, d.get("missile") or None)
+        text = f"{name} launched {_a(what)} from {d['launcher']} at {_pos(d['aim'])}"
+        details = []
+        if d.get("strength", 1) > 1:
+            details.append(_n(d["strength"], "missile"))
+        if d.get("endurance") is not None:
+            details.append(f"endurance {d['endurance']}")
+        if d.get("system"):
+            details.append(f"aimed at its target's {system_label(d['system'])}")
+        if d.get("magazine"):
+            details.append(f"from magazine {d['magazine']}")
+        if d.get("marker"):
+            details.append(f"marker {d['marker']}")
+        if d.get("acts_turn"):
+            details.append(f"acts in turn {d['acts_turn']}")
+        return text + (f" ({', '.join(details)})" if details else "") + "."
+
+    def _ordnance_acted(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        craft = self.craft.get(d["ship"])
+        if e.get("redacted") or "markers" not in d:
+            # the other side learns that the step ran, never what it did
+            what = f"ordnance and {craft}" if craft else "ordnance"
+            return f"{_cap(self.ship(d['ship']))}'s {what} acted in secret."
+        how = " on standing orders" if d.get("standing") else ""
+        if not d["markers"]:
+            nothing = "nothing launched or moved" if craft else "nothing in flight"
+            return f"{_cap(self.ship(d['ship']))}'s step 2{how}: {nothing}."
+        for m in d["markers"]:
+            if m.get("kind") in GROUP_KINDS:
+                self._group_seen({**m, "side": self.sides.get(d["ship"])})
+        parts = [self._acted(m) for m in d["markers"]]
+        return f"{_cap(self.ship(d['ship']))}'s ordnance acted{how}: " + "; ".join(parts) + "."
+
+    def _acted(self, m: Mapping[str, Any]) -> str:
+        if m.get("kind") in GROUP_KINDS:
+            return self._group_acted(m)
+        what = f"{kind_words(m['kind'])} {m['marker']}"
+        result = m["result"]
+        target = self.ship(m["target"]) if m.get("target") else None
+        left = f", endurance {m['endurance']} left" if m.get("endurance") is not None else ""
+        moved = f" from {_pos(m.get('from'))} to {_pos(m.get('to'))}"
+        return {
+            "attacks": f"{what} attacks {target}" + (moved + left if "heavy" in m["kind"] else ""),
+            "wasted": f"{what} found nothing at {_pos(m.get('to'))}",
+            # a torpedo homing on a ship: its owner learns the target, not where it stands
+            "detonates": f"{what} homes on {target}"
+            if m.get("homed") or (target and "to" not in m)
+            else f"{what} detonates at {_pos(m.get('to'))}",
+            "moved": f"{what} flew{moved}{left}",
+            "held": f"{what} holds at {_pos(m.get('to'))} (its mother ship is out of control)",
+            "burnt_out": f"{what} flew{moved} and burnt out",
+        }.get(result, f"{what}: {result.replace('_', ' ')}")
+
+    def _salvo_wasted(self, d: Mapping[str, Any], e: Any) -> str:
+        return f"{_cap(self._whose(d['ship'], 'salvo'))} found nothing."
+
+    def _salvo_attack(self, d: Mapping[str, Any], e: Any) -> str:
+        target = self.ship(d["target"])
+        salvo = self._whose(d["ship"], "salvo")
+        damage = d["armour_damage"] + d["hull_damage"]
+        on_target, hit = d["missiles_die"], d["missiles"]
+        # kills beyond the missiles on target change nothing: never told as more than there were
+        down = min(d["kills"], on_target - hit) if d["kills"] else 0
+        text = f"{_cap(salvo)} on {target}: {_n(on_target, 'missile')} on target"
+        if d["kills"]:
+            text += f", {down} shot down, {hit} hit"
+        text += f" (rolled {_dice(list(d['rolled']))}): {damage} damage{self._split(d)}."
+        return text
+
+    def _split(self, d: Mapping[str, Any]) -> str:
+        armour, hull = d.get("armour_damage", 0), d.get("hull_damage", 0)
+        return f" ({armour} armour, {hull} hull)" if armour or hull else ""
+
+    def _amt_detonated(self, d: Mapping[str, Any], e: Any) -> str:
+        amt = _cap(self._whose(d["ship"], "amt"))
+        if d.get("destroyed"):
+            # shot down by point defence: it never burst
+            return f"{amt} was destroyed by the defences."
+        if not d.get("blasts"):
+            return f"{amt} detonated and caught no ship."
+        parts = [
+            f"{self.ship(b['ship'])} {b['dice']}D6 rolled {_dice(list(b['rolled']))} → "
+            f"{b['damage']} damage"
+            for b in d["blasts"]
+        ]
+        where = f" at {_pos(d['point'])}" if d.get("point") else ""
+        return f"{amt} detonated{where}: " + "; ".join(parts) + "."
+
+    def _heavy_missile_attack(self, d: Mapping[str, Any], e: Any) -> str:
+        missile = _cap(self._whose(d["ship"], "heavy_missile", d.get("missile")))
+        target = self.ship(d["target"])
+        if d.get("destroyed"):
+            return f"{missile} was destroyed by {target}'s defences."
+        text = f"{missile} hit {target}: rolled {_dice(list(d.get('rolled', ())))}"
+        if d.get("emp_hits") is not None:
+            return text + f", {_n(d['emp_hits'], 'EMP hit')}."
+        if d.get("needles") is not None:
+            aimed = d.get("needle_system") or "the hull"
+            text += f", {_n(d['needles'], 'needle die')} at {aimed}"
+            if d.get("sixes"):
+                text += f" ({d['sixes']} six{'es' if d['sixes'] != 1 else ''})"
+        damage = d.get("armour_damage", 0) + d.get("hull_damage", 0)
+        if damage or d.get("needles") is None:
+            text += f" → {damage} damage{self._split(d)}"
+        return text + "."
+
+    def _marker_removed(self, d: Mapping[str, Any], e: Any) -> str:
+        why = {
+            "mother_destroyed": "its mother ship was destroyed",
+            "mother_out_of_play": "its mother ship is out of play",
+            "mother_left": "its mother ship left the battle",
+            "turn_limit": "the turn limit",
+            "exhausted": "no combat endurance left",
+            "destroyed": "none of it left",
+        }.get(d.get("reason", ""), str(d.get("reason", "")).replace("_", " "))
+        gone = [
+            self.group(m["marker"])
+            if m.get("kind") in GROUP_KINDS
+            else f"{self._whose(m['ship'], m['kind'])} {m['marker']}"
+            for m in d.get("markers", ())
+        ]
+        if not gone:
+            # nothing was removed: only the owner (and the referee) hears that nothing of its
+            # was in flight; the other side is told nothing (its copy may lack secret markers)
+            ship = d.get("ship")
+            if not ship or (self.seat != "referee" and self.sides.get(ship) != self.seat):
+                return ""
+            when = EMPTY_REMOVAL.get(d.get("reason", ""), f"({why})")
+            return f"{_cap(self.ship(ship))} {when} with no ordnance in flight."
+        return f"Removed ({why}): " + ", ".join(gone) + "."
+
+    def _loads_lost(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        whose = _cap(self.ship(d["ship"]))
+        if e.get("redacted") or "loads" not in d:
+            # the other side learns that a magazine failed, never what it held
+            return f"{whose}'s magazine lost whatever it held."
+        lost = [
+            _n(
+                n,
+                kind_words("heavy_missile", load)
+                if load in HEAVY_MISSILE_TYPES
+                else kind_words(load),
+            )
+            for load, n in d["loads"].items()
+        ]
+        return f"{whose} lost {', '.join(lost)} with magazine {d['magazine']}."
+
+    # -- the defence window (RULES §9.5) ----------------------------------------------------------
+    def _defence_window(self, d: Mapping[str, Any], e: Any) -> str:
+        for a in d.get("attacks", ()):
+            # an attack run or a dogfight is a group's: its point defence kills fighters (or
+            # drones), not missiles; the attack kind names no group kind, so keep what is known
+            if a.get("kind") in GROUP_ATTACKS or a.get("kind") in GROUP_KINDS:
+                self._group_seen({"marker": a.get("marker"), "side": a.get("side")})
+        attacks = [
+            f"{self._whose_side(a['side'], a['kind'])} {a['marker']} → "
+            + (self.ship(a["target"]) if a.get("target") else "no ship")
+            for a in d.get("attacks", ())
+        ]
+        who = " and ".join(self.side(s) for s in d.get("awaiting", ())) or "nobody"
+        return (
+            f"Defence window {d['window']}: {'; '.join(attacks) or 'no attacks'}. "
+            f"Waiting for {who} to allocate point defence."
+        )
+
+    def _whose_side(self, side: str, kind: str) -> str:
+        what = kind_words(kind)
+        return f"your {what}" if side == self.seat else f"{_of(self.side(side))} {what}"
+
+    def _defence_declared(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
+        who = _cap(self.side(d["side"]))
+        auto = " (standing orders: the default allocation)" if d.get("auto") else ""
+        if e.get("redacted") or "allocations" not in d:
+            return f"{who} allocated point defence{auto} (shown when the defences fire)."
+        n = len(d["allocations"])
+        if not n:
+            return f"{who} allocated nothing{auto}."
+        return f"{who} allocated {_n(n, 'defence')}{auto}."
+
+    def _defence_resolved(self, d: Mapping[str, Any], e: Any) -> str:
+        parts = []
+        for f in d.get("defences", ()):
+            dice = _dice([x["natural"] for x in f.get("dice", ())])
+            if f.get("group"):  # an interception: the defending group is of the entry's side
+                self._group_seen({"marker": f["group"], "side": f.get("side")})
+                who = f"{self.group(f['group'])} → {f['against']}"  # after a colon: no capital
+            else:
+                who = f"{self.names.get(f['ship'], f['ship'])}'s {f['system']} → {f['against']}"
+            group = self.known_groups.get(f["against"])
+            craft = "missile" if group is None else "drone" if group[1] == "drones" else "fighter"
+            if f.get("destroyed"):
+                result = "destroyed it"
+            elif f.get("kills"):
+                result = f"{_n(f['kills'], craft)} shot down"
+            else:
+                result = "nothing"
+            if f.get("back") is not None:  # an interception: the attacking group rolls back
+                back = _dice([x["natural"] for x in f["back"]])
+                result += f"; it rolled back {back}: {_n(f.get('losses', 0), 'fighter')} lost"
+            parts.append(f"{who} rolled {dice}: {result}")
+        text = "Point defence: " + ("; ".join(parts) if parts else "nothing fired")
+        if d.get("dummies"):
+            text += f"; dummies shown: {', '.join(d['dummies'])}"
+        return text + "."
+
+    def _standing_orders(self, d: Mapping[str, Any], e: Any) -> str:
+        state = "on" if d["auto_defend"] else "off"
+        return f"{_cap(self.side(d['side']))} set automatic defence {state}."
 
     def _game_finished(self, d: Mapping[str, Any], e: Any) -> str:
         reason = {

@@ -88,3 +88,21 @@ async def view(client: httpx.AsyncClient, duel: Duel, seat: str | None) -> dict[
     r = await client.get(duel.path, headers=headers)
     assert r.status_code == 200, r.text
     return r.json()
+
+
+# a ship with one fire control and one standard salvo rack firing forward (ordnance tests)
+SALVO_RACK_SHIP = {
+    "id": "launcher",
+    "name": "Launcher",
+    "class": "test",
+    "mass": 60,
+    "thrust": 4,
+    "hull": 20,
+    "hull_rows": 4,
+    "armour": 0,
+    "broadside": False,
+    "systems": [
+        {"id": "fc-1", "type": "fire_control"},
+        {"id": "rack-1", "type": "salvo_rack", "arcs": ["F"], "load": "salvo"},
+    ],
+}

@@ -92,6 +92,7 @@ async def test_systems_lists_every_row_of_the_table_with_its_numbers(
         assert row["family"] in table["families"]
         # every variant's mass and points, from the table's functions
         for variant in row["masses"]:
+            load = variant.get("load")
             mass = T.system_mass(
                 t.type,
                 0,
@@ -99,6 +100,9 @@ async def test_systems_lists_every_row_of_the_table_with_its_numbers(
                 arcs=variant.get("arcs") or 0,
                 adjacent=variant.get("adjacent", True) is not False,
                 grade=variant.get("grade"),
+                # a rack built with its load; a magazine holding one such load
+                load=load if t.rack else None,
+                contents=T.LOAD_MASS[load] if t.stores and load else 0,
             )
             assert variant["mass"] == mass, (t.type, variant)
             assert variant["points"] == T.system_cost(t.type, mass, grade=variant.get("grade"))
@@ -126,7 +130,9 @@ async def test_systems_lists_every_row_of_the_table_with_its_numbers(
         else:
             assert row["profiles"] == []
     by_type = {row["type"]: row for row in rows}
-    assert by_type["pds"]["pending"] and by_type["adfc"]["pending"]
+    # point defence works against missiles and torpedoes (issue 12): nothing pending
+    assert by_type["pds"]["pending"] is None and by_type["adfc"]["pending"] is None
+    assert all(row["pending"] == T.SYSTEMS[row["type"]].pending for row in rows)
     assert by_type["screen"]["fields"] == ["level"] and by_type["screen"]["levels"] == [1, 2]
     assert by_type["sensors"]["grades"] == list(T.SENSOR_GRADES)
     assert {v["grade"]: v["mass"] for v in by_type["sensors"]["masses"]} == {

@@ -263,8 +263,8 @@ def assert_no_hidden_positions(page: Page, seat: str, truth: dict[str, Any]) -> 
 
 
 # -- the map ---------------------------------------------------------------------------------------
-def click_table(page: Page, x: float, y: float) -> None:
-    """Click the map at table coordinates (x east, y north)."""
+def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
+    """The screen point of table coordinates (x east, y north) on the page's map."""
     point = page.evaluate(
         """([x, y]) => {
             const svg = document.getElementById("map");
@@ -275,7 +275,12 @@ def click_table(page: Page, x: float, y: float) -> None:
         }""",
         [x, y],
     )
-    page.mouse.click(point[0], point[1])
+    return float(point[0]), float(point[1])
+
+
+def click_table(page: Page, x: float, y: float) -> None:
+    """Click the map at table coordinates (x east, y north)."""
+    page.mouse.click(*screen_point(page, x, y))
 
 
 def screenshot(page: Page, name: str) -> Path:
@@ -338,9 +343,8 @@ def enter_by_seat_link(page: Page, link: str) -> Any:
     """Open a private seat link, confirm it, and land on the game page; returns the
     confirmation's answer (the 303 that sets the cookie)."""
     page.goto(link)
-    with page.expect_response(
-        lambda r: r.request.method == "POST" and r.url.endswith("/seat")
-    ) as confirmed:
+    # the confirmation posts back to the link's own address (the page never writes the token)
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url == link) as confirmed:
         page.get_by_role("button", name=re.compile(r"^Play .+ on this device$")).click()
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     return confirmed.value

@@ -199,3 +199,107 @@ def test_class_orientation_and_import_re_render_the_form(
     expect(page.locator('#designer-summary [data-total="points"]')).to_have_text("22")
     assert page.evaluate("() => window.__designerMark") == mark, "the page was reloaded"
     assert errors == []
+
+
+def test_build_a_missile_cruiser_with_a_magazine(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """Issue 12: launchers, a magazine with its loads and a rack, by clicking; the totals and
+    the problems follow each edit, and the API reads back what the page built."""
+    page = open_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server.url}/designer")
+    page.fill("#f-name", "Volley")
+    page.fill("#f-class", "cruiser")
+    page.fill("#f-mass", "80")
+    page.fill("#f-hull", "20")
+    page.get_by_role("button", name="Add fire control").click()
+    expect(page.locator(".sys-card[data-type=fire_control]")).to_have_count(1)
+
+    # a salvo launcher with no magazine yet: the page says what to do
+    page.get_by_role("button", name="Add salvo missile launcher").click()
+    launcher = page.locator("#sys-1")
+    expect(launcher.locator("#sys-1-magazine")).to_contain_text("none yet: add a magazine")
+    expect(page.locator("#problems")).to_contain_text("is fed from no magazine")
+    launcher.locator('svg.rosette .wedge[data-arc="F"] path').click()
+    expect(launcher.locator('input[name="sys-1-arc"][value="F"]')).to_be_checked()
+
+    # the magazine feeds it at once; it holds nothing until loads are counted in
+    page.get_by_role("button", name="Add missile magazine").click()
+    expect(page.locator("#sys-1-magazine")).to_have_value("magazine-1")
+    expect(page.locator("#problems")).to_contain_text("magazine-1 holds nothing")
+    magazine = page.locator("#sys-2")
+    used_before = total(page, "mass_used")
+    for load, count in (("salvo", "4"), ("er_salvo", "2"), ("af_salvo", "2")):
+        page.fill(f"#sys-2-loads-{load}", count)
+    expect(magazine.locator(".sys-cost")).to_have_text("16 mass · 48 pts")
+    settled(page)
+    assert total(page, "mass_used") == used_before + 16
+
+    # a second launcher takes the same magazine; a heavy-missile load needs nothing more
+    page.get_by_role("button", name="Add salvo missile launcher").click()
+    expect(page.locator("#sys-3-magazine")).to_have_value("magazine-1")
+    page.locator('#sys-3 svg.rosette .wedge[data-arc="FP"] path').click()
+    page.fill("#sys-2-loads-standard", "1")
+    expect(page.locator("#sys-2 .sys-cost")).to_have_text("17 mass · 51 pts")
+
+    # a salvo rack's load is its mass: extended range weighs 5
+    page.get_by_role("button", name="Add salvo missile rack").click()
+    rack = page.locator("#sys-4")
+    expect(page.locator("#sys-4-load")).to_have_value("salvo")
+    rack.locator('svg.rosette .wedge[data-arc="A"] path').click()
+    expect(rack.locator(".sys-cost")).to_have_text("4 mass · 12 pts")
+    page.select_option("#sys-4-load", "er_salvo")
+    expect(rack.locator(".sys-cost")).to_have_text("5 mass · 15 pts")
+    expect(page.locator("#no-problems")).to_be_visible()
+    settled(page)
+    screenshot(page, "designer_magazine")
+
+    built = Design.from_dict(
+        {
+            "id": "my-design",
+            "name": "Volley",
+            "class": "cruiser",
+            "mass": 80,
+            "thrust": 4,
+            "hull": 20,
+            "systems": [
+                {"id": "fire-control-1", "type": "fire_control"},
+                {
+                    "id": "salvo-launcher-1",
+                    "type": "salvo_launcher",
+                    "arcs": ["F"],
+                    "magazine": "magazine-1",
+                },
+                {
+                    "id": "magazine-1",
+                    "type": "magazine",
+                    "loads": {"salvo": 4, "er_salvo": 2, "af_salvo": 2, "standard": 1},
+                },
+                {
+                    "id": "salvo-launcher-2",
+                    "type": "salvo_launcher",
+                    "arcs": ["FP"],
+                    "magazine": "magazine-1",
+                },
+                {"id": "salvo-rack-1", "type": "salvo_rack", "arcs": ["A"], "load": "er_salvo"},
+            ],
+        }
+    )
+    summary = design_summary(built)
+    assert summary["problems"] == []
+    assert total(page, "mass_used") == summary["mass_used"]
+    assert total(page, "points") == summary["points"]
+
+    with page.expect_response(lambda r: r.url.endswith("/designer/save")) as saved:
+        page.get_by_role("button", name="Save design").click()
+    assert saved.value.status == 201
+    design_id = page.locator("#saved-id").input_value()
+    r = httpx.get(f"{live_server.url}/api/v1/designs/{design_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    got = Design.from_dict(
+        {k: v for k, v in r.json().items() if k not in ("points", "summary")} | {"id": "my-design"}
+    )
+    assert got.to_dict() == built.to_dict()
+    assert errors == []

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import (
     TABLE_H,
@@ -43,6 +44,19 @@ SPEEDS = {"A": {1: 8, 2: 4}, "B": {1: 14, 2: 6}}
 SHIP = {"A": "a1", "B": "b1"}
 MAX_COMMANDS = 80
 RESIGN_AFTER_TURN = 6  # only if the dice refuse to destroy the scout in five volleys
+
+
+# what happens to a click on the page, kept for the message of a click that sent nothing
+TRACE_JS = """() => {
+  if (window.__pdTrace) { window.__pdTrace.length = 0; return; }
+  window.__pdTrace = [];
+  const note = (what) => (e) => window.__pdTrace.push(what + ":"
+    + (e.target && (e.target.id || e.target.tagName)) + (e.defaultPrevented ? ":prevented" : ""));
+  for (const type of ["click", "submit"]) document.addEventListener(type, note(type), true);
+  for (const type of ["htmx:confirm", "htmx:beforeRequest", "htmx:beforeSend", "htmx:abort",
+                      "htmx:sendError", "htmx:targetError", "htmx:afterRequest"])
+    document.body.addEventListener(type, note(type));
+}"""
 
 
 def js_number(value: float) -> str:
@@ -72,11 +86,21 @@ class Duel:
     def act(self, seat: str, do: Callable[[Page], None]) -> dict[str, Any]:
         page = self.pages[seat]
         before = self.truth["seq"]
-        with page.expect_response(
-            lambda r: r.request.method == "POST" and r.url.endswith("/act")
-        ) as answer:
-            do(page)
-        assert answer.value.status == 200, answer.value.text()
+        # the other pages' checks ran after this page's: a late refresh of this page (a
+        # presence hint, say) may still be out; click only on a page at rest
+        settled(page, before)
+        page.evaluate(TRACE_JS)
+        try:
+            with page.expect_response(
+                lambda r: r.request.method == "POST" and r.url.endswith("/act")
+            ) as answer:
+                do(page)
+            response = answer.value
+        except PlaywrightTimeout as e:  # say what the page did with the click
+            trace = page.evaluate("() => window.__pdTrace")
+            controls = page.evaluate("() => (document.getElementById('controls') || {}).outerHTML")
+            raise AssertionError(f"no POST after the click; trace {trace}; {controls}") from e
+        assert response.status == 200, response.text()
         truth = self.referee.view(self.gid)
         assert truth["seq"] > before
         self.check(truth)

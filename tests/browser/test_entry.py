@@ -123,8 +123,12 @@ def test_a_seat_link_asks_first_and_never_replaces_a_seat(
     game_id, links = create_in_lobby(ann, live_server, name="Ann")
     bea = open_page()
     join_by_link(bea, links["B"], "Bea")
-    bea.locator("details.seat-link summary").click()
+    # the game page holds no link: a POST shows it on a page of its own
+    expect(bea.locator("#seat-link")).to_have_count(0)
+    bea.get_by_role("button", name="Play on another device").click()
+    expect(bea.locator("h1")).to_have_text("Play side B on another device")
     link = bea.locator("#seat-link").input_value()
+    assert link.rsplit("/", 1)[1] not in bea.content().replace(link, "")
 
     # another device: a page that names the seat; nothing is set before the confirmation
     phone = open_page()
@@ -143,7 +147,9 @@ def test_a_seat_link_asks_first_and_never_replaces_a_seat(
     assert answer.status == 303
     assert answer.headers["referrer-policy"] == "no-referrer"
     assert answer.headers["location"] == f"/games/{game_id}"
-    assert link.rsplit("/", 1)[1] not in answer.request.url  # the token is in no further URL
+    # the form posts back to the address the person opened (the page never writes the token):
+    # the token is in no further URL
+    assert answer.request.url == link
     phone.wait_for_url(f"{live_server.url}/games/{game_id}")
     expect(phone.locator("#status .seat")).to_contain_text("Side B")
 

@@ -134,7 +134,7 @@ def test_seat_link_reenters_from_a_fresh_browser(
     live_server: LiveServer, open_page: OpenPage
 ) -> None:
     game_id, _, page_b = two_players(live_server, open_page)
-    page_b.locator("details.seat-link summary").click()
+    page_b.get_by_role("button", name="Play on another device").click()  # a POST shows it
     link = page_b.locator("#seat-link").input_value()
     assert re.fullmatch(rf"{re.escape(live_server.url)}/seat/[A-Za-z0-9_-]+", link), link
 

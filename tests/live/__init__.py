@@ -178,9 +178,9 @@ async def move_and_end(client: httpx.AsyncClient, duel: Duel, side: str) -> None
     await ok(client, duel, side, {"type": "end_activation", "ship": ship})
 
 
-async def step(client: httpx.AsyncClient, duel: Duel) -> list[dict[str, Any]]:
-    """One more command of a game past ``scripted_game`` (never a ping, so never a fire window):
-    the side to act names its ship, moves it on at its speed, ends its activation."""
+async def next_command(client: httpx.AsyncClient, duel: Duel) -> tuple[str, dict[str, Any]]:
+    """The side to act and its next command in a game past ``scripted_game`` (never a ping, so
+    never a fire window): it names its ship, moves it on at its speed, ends its activation."""
     r = await client.get(duel.path, headers=duel.auth("A"))
     assert r.status_code == 200, r.text
     phase = r.json()["phase"]
@@ -193,6 +193,12 @@ async def step(client: httpx.AsyncClient, duel: Duel) -> list[dict[str, Any]]:
     else:
         assert phase["step"] == "after_move", phase
         body = {"type": "end_activation", "ship": ship}
+    return side, body
+
+
+async def step(client: httpx.AsyncClient, duel: Duel) -> list[dict[str, Any]]:
+    """One more command of a game past ``scripted_game`` (``next_command``), sent."""
+    side, body = await next_command(client, duel)
     result = await ok(client, duel, side, body)
     events: list[dict[str, Any]] = result["events"]
     return events

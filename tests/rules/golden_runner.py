@@ -11,7 +11,8 @@ File format (JSON, one scenario per file under ``tests/rules/golden/``)::
      "steps": [{"seat": "A", "command": {...},
                 "events": ["activation_started", ...],   # optional: the exact event types
                 "expect_events": [{"type": "ping", "data": {...subset...}}],  # optional, in order
-                "error": "out_of_zone"}],               # optional: the command must be refused
+                "error": "out_of_zone",                 # optional: the command must be refused
+                "detail": "..."}],                      # optional, with an error: its exact detail
      "expect": {"status": "active", "winner": null, "turn": 1,
                 "phase": {...subset...},
                 "ships": {"b1": {"revealed": "live", "hull_lost": 2,
@@ -116,6 +117,8 @@ def play(scenario: dict[str, Any], game_id: str = "golden") -> tuple[GameState, 
                 decide(state, step["seat"], step["command"], dice)
             except RulesError as refusal:
                 assert refusal.code == step["error"], f"{where}: {refusal.code}: {refusal.detail}"
+                if "detail" in step:
+                    assert refusal.detail == step["detail"], f"{where}: {refusal.detail!r}"
                 continue
             raise AssertionError(f"{where}: expected {step['error']}, but it was accepted")
         try:

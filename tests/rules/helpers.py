@@ -311,3 +311,47 @@ def stale(state: GameState, *ship_ids: str) -> GameState:
 
 def ship(state: GameState, ship_id: str) -> ShipState:
     return state.ship(ship_id)
+
+
+# -- ordnance: a launch in A1's ping, and the turn that brings its step 2 ------------------------
+def launch_in_ping(state: GameState, shots: list[dict[str, Any]]) -> GameState:
+    """A1 pings (every die a 6: B1 is found), launches ``shots`` and B holds fire."""
+    state, _ = play(state, "A", ping("a1"), [6] * 10, all_dice=False)
+    assert state.phase.step == "fire"
+    state, _ = play(state, "A", {"type": "fire", "window": state.phase.window, "shots": shots})
+    if state.phase.step == "fire":
+        state, _ = play(state, "B", hold(state))
+    return state
+
+
+def to_next_turn(state: GameState) -> GameState:
+    """A1 finishes its activation, B1 moves straight on and ends the turn (A first next)."""
+    state, _ = play(state, "A", move("a1"))
+    state, _ = play(state, "B", move("b1"))
+    state, _ = play(state, "B", end("b1"), [6, 1])
+    assert state.turn == 2 and state.phase.side == "A"
+    return state
+
+
+def ecm_window() -> GameState:
+    """A missile destroyer's ECM missile, a standard heavy missile and its rack's missile, all
+    aimed 1 mu from a PD escort, attacking it in A1's turn-2 step 2 on standing orders: the
+    defence window is open, the ECM shown as three counters among the real missiles."""
+    state = setup_game(
+        ("missile_destroyer",),
+        ("pd_escort",),
+        {"a1": (36.0, 4.0, 0, 0), "b1": (36.0, 20.0, 6, 0)},
+    )
+    point = {"x": 36, "y": 19}
+    state = launch_in_ping(
+        state,
+        [
+            {"ship": "a1", "weapon": "hml-1", "aim": point, "load": "ecm"},
+            {"ship": "a1", "weapon": "hml-2", "aim": point, "load": "standard"},
+            {"ship": "a1", "weapon": "hmr-1", "aim": point},
+        ],
+    )
+    state = to_next_turn(state)
+    state, _ = play(state, "A", move("a1"))  # standing orders: the missiles stay and attack
+    assert state.phase.step == "defend"
+    return state

@@ -41,7 +41,7 @@ from app.rules.designs import Design, SystemSpec
 from app.rules.dice import DiceSource
 from app.rules.errors import IllegalOrders, RulesError
 from app.rules.events import Event
-from app.rules.geometry import ARCS, Table, Vec, Zone, heading_vector
+from app.rules.geometry import ARCS, Table, Vec, Zone, heading_vector, target_in_arcs
 from app.rules.movement import (
     CinematicOrders,
     VectorOrders,
@@ -51,9 +51,35 @@ from app.rules.movement import (
     vector_limits,
 )
 from app.rules.state import GameState
-from app.rules.systems import SYSTEMS, WEAPON_TYPES
+from app.rules.systems import (
+    DRONE_GROUPS,
+    FIGHTER_GROUPS,
+    HEAVY_MISSILE_TYPES,
+    LAUNCHER_TYPES,
+    SALVO_LOADS,
+    SYSTEMS,
+    WEAPON_TYPES,
+    loads_of,
+)
 
-PROGRESS_COMMANDS = frozenset({"deploy", "activate", "ping", "move", "end_activation", "fire"})
+HEAVY_TYPES = tuple(HEAVY_MISSILE_TYPES)
+# what a design keeps when it must drop its optional systems to fit a hull (launchers need their
+# magazine, and fire control)
+_KEPT = frozenset({"fire_control", "magazine", "fighter_bay", "drone_bay", *LAUNCHER_TYPES})
+PROGRESS_COMMANDS = frozenset(
+    {
+        "deploy",
+        "activate",
+        "ping",
+        "move",
+        "end_activation",
+        "fire",
+        "markers",
+        "defend",
+        "fighters",
+    }
+)
+BAY_TYPES = ("fighter_bay", "drone_bay")
 EDGE_MARGIN = 4.0  # orders that end this far inside the table are preferred
 
 
@@ -84,6 +110,10 @@ class Style:
     public_only: bool = False  # no leaving, bounded speeds: hidden choices stay hidden
     max_speed: int | None = None  # keep own speeds (or |velocity|) at most this, if possible
     seek_rate: float = 0.5  # chance to steer towards the nearest enemy marker the seat knows
+    launch_rate: float = 0.7  # chance to launch (some of) the ready launchers in a fire window
+    standing_rate: float = 0.01  # per command: a random seat sets its standing orders
+    bay_launch_rate: float = 0.6  # chance that a ready bay launches when step 2 is played by orders
+    land_rate: float = 0.25  # chance that a group that may land is ordered to
 
 
 def setup_of(scenario_or_setup: GameSetup | str | tuple[str, str], movement: str) -> GameSetup:
@@ -177,6 +207,12 @@ class RandomPlayer:
             seat = rng.choice(("A", "B"))
             cmd: dict[str, Any] = {"type": "resign"}
             return seat, cmd, decide(state, seat, cmd, dice)
+        # (drawn only in games with launchers: other games play as they always did)
+        if (_launches(state) or _bays(state)) and rng.random() < self.style.standing_rate:
+            seat = rng.choice(("A", "B"))
+            if "standing_orders" in fog.legal(state, seat)["commands"]:
+                cmd = {"type": "standing_orders", "auto_defend": rng.random() < 0.5}
+                return seat, cmd, decide(state, seat, cmd, dice)
         for seat in ("A", "B"):
             if (
                 "core_action" in fog.legal(state, seat)["commands"]
@@ -212,6 +248,10 @@ class RandomPlayer:
             return seat, cmd, decide(state, seat, cmd, dice)
         if "fire" in commands:
             return self.fire(state, v, seat, dice)
+        if "defend" in commands:
+            return self.defend(state, v, seat, dice)
+        if "fighters" in commands:
+            return self.fighters(state, v, seat, dice)
         return self.activation(state, v, seat, dice)
 
     # -- deployment ------------------------------------------------------------------------------
@@ -254,8 +294,10 @@ class RandomPlayer:
         rng = self.rng
         legal = v["phase"]["legal"]
         window = legal["window"]
-        options = list(legal.get("fire_options", []))
-        shots: list[dict[str, str]] = []
+        everything = list(legal.get("fire_options", []))
+        options = [o for o in everything if "target" in o]
+        launchers = [o for o in everything if "launch" in o]
+        shots: list[dict[str, Any]] = []
         if self.style.fire and options and rng.random() < 0.8:
             rng.shuffle(options)
             keep = rng.uniform(0.3, 1.0)
@@ -264,6 +306,9 @@ class RandomPlayer:
                 shots = [_shot(o) for o in options if rng.random() < keep]
             else:
                 shots = _within_fire_control(v, seat, options, keep, rng)
+        if self.style.fire and launchers and rng.random() < self.style.launch_rate:
+            # launches first: the retries below drop shots from the end
+            shots = [self.launch(v, o) for o in launchers if rng.random() < 0.6] + shots
         while True:
             cmd = {"type": "fire", "window": window, "shots": shots}
             try:
@@ -272,6 +317,151 @@ class RandomPlayer:
                 if not shots:
                     raise
                 shots = shots[:-1]
+
+    def launch(self, v: Mapping[str, Any], option: Mapping[str, Any]) -> dict[str, Any]:
+        """A launch from a ``fire_options`` launch item: a load it lists (heavy-missile types
+        and counts are secret: the hidden source picks), aimed at a suggested point or at a
+        random point of the launcher's arc and reach (now and then beyond it: refused)."""
+        h = self.hidden
+        loads = option["loads"]
+        pick = h.choice(loads)
+        shot: dict[str, Any] = {"ship": option["ship"], "weapon": option["weapon"]}
+        if len(loads) > 1 or h.random() < 0.5:
+            shot["load"] = pick["load"]
+        if pick["load"] == "needle":
+            shot["system"] = h.choice(NEEDLE_SYSTEMS)
+        own = next(s for s in v["ships"] if s["id"] == option["ship"])
+        reach = float(pick["reach"])
+        suggested = [a["aim"] for a in option["aim_at"]]
+        if suggested and h.random() < 0.5:
+            shot["aim"] = dict(h.choice(suggested))
+        else:
+            stretch = 1.3 if h.random() < self.style.blind_rate else 1.0
+            shot["aim"] = _point_in_arc(h, v, own, option["arcs"], reach * stretch).to_dict()
+        return shot
+
+    def defend(
+        self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], Decision]:
+        """A defence allocation: the default, nothing, or a random subset of the legal
+        pairings with each defending system once (retried with fewer until accepted)."""
+        rng = self.rng
+        offer = v["phase"]["legal"]["defend"]
+        r = rng.random()
+        allocations: list[dict[str, str]]
+        if r < 0.3:
+            allocations = [dict(a) for a in offer["default"]]
+        elif r < 0.4:
+            allocations = []
+        else:
+            pairings = list(offer["pairings"])
+            rng.shuffle(pairings)
+            used: set[tuple[str, str]] = set()
+            allocations = []
+            for p in pairings:
+                # a defending system, or an intercepting group (RULES §9.8), once each
+                key = (p.get("ship", ""), p.get("system", p.get("group", "")))
+                if key in used or rng.random() < 0.3:
+                    continue
+                used.add(key)
+                allocations.append(
+                    {k: p[k] for k in ("ship", "system", "group", "against") if k in p}
+                )
+        while True:
+            cmd = {"type": "defend", "window": offer["window"], "allocations": allocations}
+            try:
+                return seat, cmd, decide(state, seat, cmd, dice)
+            except RulesError:
+                if not allocations:
+                    raise
+                allocations = allocations[:-1]
+
+    def markers(
+        self, state: GameState, v: Mapping[str, Any], seat: str, ship_id: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], Decision]:
+        """Step 2 by orders: each heavy missile or group now and then sent towards a known enemy
+        position or to a random point within its reach (secret), a group now and then landed,
+        the others left as they are; ready bays now and then launch (RULES §9.8). Refused
+        orders (a blind launch, say) are dropped from the end until accepted."""
+        h = self.hidden
+        orders: list[dict[str, Any]] = []
+        marks = _enemy_marks(v, seat)
+        legal = v["phase"]["legal"]
+        for item in legal["markers"]:
+            if item.get("can_land") and h.random() < self.style.land_rate:
+                orders.append({"marker": item["marker"], "land": True})
+                continue
+            if item["reach"] <= 0 or h.random() < 0.3:
+                continue
+            to = self._towards(v, marks, Vec.from_dict(item["from"]), float(item["reach"]))
+            orders.append({"marker": item["marker"], "to": to.to_dict()})
+        launches: list[dict[str, Any]] = []
+        here = next(s for s in v["ships"] if s["id"] == ship_id).get("position")
+        for bay in legal.get("launch", []):
+            if h.random() >= self.style.bay_launch_rate:
+                continue
+            launch: dict[str, Any] = {"bay": bay["bay"]}
+            if here is not None and h.random() < 0.8:
+                reach = float(bay.get("reach", 0.0))
+                launch["to"] = self._towards(v, marks, Vec.from_dict(here), reach).to_dict()
+            launches.append(launch)
+        while True:
+            cmd: dict[str, Any] = {"type": "markers", "ship": ship_id, "orders": orders}
+            if launches:
+                cmd["launch"] = launches
+            try:
+                return seat, cmd, decide(state, seat, cmd, dice)
+            except RulesError:
+                if launches:
+                    launches = launches[:-1]
+                elif orders:
+                    orders = orders[:-1]
+                else:
+                    raise
+
+    def _towards(self, v: Mapping[str, Any], marks: list[Vec], here: Vec, reach: float) -> Vec:
+        """A known enemy position within reach (now and then), else a random point within it."""
+        h = self.hidden
+        near = [m for m in marks if (m - here).length() <= reach]
+        return h.choice(near) if near and h.random() < 0.6 else _point_within(h, v, here, reach)
+
+    def fighters(
+        self, state: GameState, v: Mapping[str, Any], seat: str, dice: DiceSource
+    ) -> tuple[str, dict[str, Any], Decision]:
+        """The fighters step: each group a random legal target (or none), a needle group a
+        system type its target ship carries, a multi-role group a random mode (RULES §9.8).
+        Refused choices fall back to no attack, one group at a time from the end."""
+        rng = self.rng
+        own = {m["id"]: m for m in v.get("markers", []) if m["side"] == seat}
+        ships = {s["id"]: s for s in v["ships"]}
+        choices: list[dict[str, Any]] = []
+        for item in v["phase"]["legal"]["fighters"]:
+            targets = [t if isinstance(t, str) else t["target"] for t in item["targets"]]
+            choice: dict[str, Any] = {"marker": item["marker"], "attack": None}
+            group = str(own.get(item["marker"], {}).get("type") or "")
+            if group.endswith("interceptor"):
+                # C5.0: interceptors fight groups only (the engine still offers ships:
+                # tests/rules/test_fighter_findings.py)
+                targets = [t for t in targets if t not in ships]
+            if targets and rng.random() < 0.85:
+                target = rng.choice(targets)
+                choice["attack"] = target
+                if group.endswith("needle") and target in ships:
+                    kinds = sorted({x["type"] for x in ships[target]["design"]["systems"]})
+                    if kinds:
+                        choice["system"] = rng.choice(kinds)
+                if group.endswith("multi"):
+                    choice["mode"] = rng.choice(("anti_ship", "pd"))
+            choices.append(choice)
+        for fallback in range(len(choices), -1, -1):
+            cmd = {"type": "fighters", "choices": choices}
+            try:
+                return seat, cmd, decide(state, seat, cmd, dice)
+            except RulesError:
+                if fallback == 0:
+                    raise
+                choices[fallback - 1] = {"marker": choices[fallback - 1]["marker"], "attack": None}
+        raise AssertionError("unreachable")
 
     # -- activations -----------------------------------------------------------------------------
     def activation(
@@ -309,6 +499,8 @@ class RandomPlayer:
         if "ping" in commands and rng.random() < self.style.ping_rate:
             cmd = {"type": "ping", "ship": ship_id}
             return seat, cmd, decide(state, seat, cmd, dice)
+        if "markers" in commands and rng.random() < 0.7:
+            return self.markers(state, v, seat, ship_id, dice)
         if "move" in commands:
             return self.move(state, v, seat, ship_id, dice)
         cmd = {"type": "end_activation", "ship": ship_id}
@@ -408,6 +600,58 @@ def candidate_orders(
     return [c for c, _ in on], off
 
 
+# a needle missile's target system types (the types random designs carry, and one they may not)
+NEEDLE_SYSTEMS = ("fire_control", "pds", "screen", "beam", "magazine", "salvo_launcher", "ecm")
+
+
+def _launches(state: GameState) -> bool:
+    """Whether any ship of the game has a launcher (public hardware)."""
+    return any(s.type in LAUNCHER_TYPES for ship in state.ships for s in ship.systems)
+
+
+def _bays(state: GameState) -> bool:
+    """Whether any ship of the game has a fighter or drone bay (public hardware)."""
+    return any(s.type in BAY_TYPES for ship in state.ships for s in ship.systems)
+
+
+def _enemy_marks(v: Mapping[str, Any], seat: str) -> list[Vec]:
+    """Where the seat last knew each enemy ship in play to be."""
+    return [
+        Vec(s["last_known"]["x"], s["last_known"]["y"])
+        for s in v["ships"]
+        if s["side"] != seat and s["last_known"] is not None and s["status"] == "active"
+    ]
+
+
+def _point_within(rng: random.Random, v: Mapping[str, Any], here: Vec, reach: float) -> Vec:
+    """A random point on the table within ``reach`` of ``here`` (``here`` if none is drawn)."""
+    table = Table.from_dict(v["table"])
+    for _ in range(30):
+        angle = rng.uniform(0.0, 2 * math.pi)
+        length = reach * math.sqrt(rng.random())
+        p = Vec(here.x + length * math.sin(angle), here.y + length * math.cos(angle))
+        if table.contains(p):
+            return p
+    return here
+
+
+def _point_in_arc(
+    rng: random.Random,
+    v: Mapping[str, Any],
+    ship: Mapping[str, Any],
+    arcs: Sequence[str],
+    reach: float,
+) -> Vec:
+    """A random point on the table within ``reach`` of the ship and in one of its arcs (from the
+    owner's view: its true position and heading); any point within reach if none is drawn."""
+    here = Vec.from_dict(ship["position"])
+    for _ in range(40):
+        p = _point_within(rng, v, here, reach)
+        if p != here and target_in_arcs(here, ship["heading"], p, tuple(arcs)):
+            return p
+    return _point_within(rng, v, here, reach)
+
+
 def _towards_enemy(
     v: Mapping[str, Any], ship: Mapping[str, Any], on_table: list[Candidate]
 ) -> list[Candidate]:
@@ -459,12 +703,80 @@ def _shot(option: Mapping[str, Any]) -> dict[str, str]:
 
 
 # -- random designs from the systems table -----------------------------------------------------
-def random_design(rng: random.Random, name: str, weapons: Sequence[str] | None = None) -> Design:
+def random_ordnance(rng: random.Random) -> list[SystemSpec]:
+    """One to four random launchers of the systems table (``LAUNCHER_TYPES``), each in one arc:
+    salvo racks with either salvo load, heavy-missile racks with a random missile type, AMT
+    launchers, and salvo and heavy-missile launchers fed from one magazine holding random
+    loads they can fire (``loads_of``); now and then point defence (PDS, ADFC)."""
+    out: list[SystemSpec] = []
+    fed: list[SystemSpec] = []
+    kinds = sorted(LAUNCHER_TYPES)
+    for i in range(rng.randint(1, 4)):
+        kind = rng.choice(kinds)
+        arcs = (rng.choice(ARCS),)
+        sid = f"{kind}-{i + 1}"
+        if kind == "salvo_rack":
+            out.append(SystemSpec(sid, kind, arcs=arcs, load=rng.choice(("salvo", "er_salvo"))))
+        elif kind == "heavy_missile_rack":
+            out.append(SystemSpec(sid, kind, arcs=arcs, load=rng.choice(HEAVY_TYPES)))
+        elif kind == "amt_launcher":
+            out.append(SystemSpec(sid, kind, arcs=arcs))
+        else:
+            fed.append(SystemSpec(sid, kind, arcs=arcs, magazine="mag-1"))
+    if fed:
+        fireable = sorted({load for spec in fed for load in loads_of(spec)})
+        # salvo launchers fire AF salvos only in defence windows: keep some launchable loads
+        chosen = rng.sample(fireable, rng.randint(1, min(3, len(fireable))))
+        if set(chosen) == {"af_salvo"}:
+            chosen.append(rng.choice([x for x in fireable if x != "af_salvo"]))
+        loads = tuple((load, rng.randint(1, 3)) for load in chosen)
+        assert all(load in SALVO_LOADS or load in HEAVY_TYPES for load, _ in loads)
+        out += [*fed, SystemSpec("mag-1", "magazine", loads=loads)]
+    if rng.random() < 0.4:
+        out.append(SystemSpec("pds-1", "pds"))
+        if rng.random() < 0.4:
+            out.append(SystemSpec("pds-2", "pds"))
+    if rng.random() < 0.25:
+        out.append(SystemSpec("adfc-1", "adfc"))
+    return out
+
+
+def random_bays(rng: random.Random) -> list[SystemSpec]:
+    """One or two bays of random kinds, each holding a random group type of the C5.0 tables
+    (stealthy variants included; never boarding pods), now and then a PDS beside them."""
+    out: list[SystemSpec] = []
+    fighters = sorted(n for n, g in FIGHTER_GROUPS.items() if not g.boarding)
+    for i in range(rng.randint(1, 2)):
+        if rng.random() < 0.65:
+            out.append(SystemSpec(f"bay-{i + 1}", "fighter_bay", load=rng.choice(fighters)))
+        else:
+            out.append(
+                SystemSpec(f"bay-{i + 1}", "drone_bay", load=rng.choice(sorted(DRONE_GROUPS)))
+            )
+    if rng.random() < 0.3:
+        out.append(SystemSpec("pds-9", "pds"))
+    return out
+
+
+def random_design(
+    rng: random.Random,
+    name: str,
+    weapons: Sequence[str] | None = None,
+    *,
+    ordnance: bool = False,
+    fighters: bool = False,
+) -> Design:
     """A legal design (``Design.problems()`` empty) with random weapons of the systems table
-    (or the given weapon types), random defences and electronics, stealth and hull rows."""
+    (or the given weapon types), random defences and electronics, stealth and hull rows; with
+    ``ordnance``, random launchers and point defence too (``random_ordnance``); with
+    ``fighters``, one or two fighter or drone bays (``random_bays``)."""
     systems: list[SystemSpec] = [
         SystemSpec(f"fc-{i + 1}", "fire_control") for i in range(rng.randint(1, 2))
     ]
+    if ordnance:
+        systems += random_ordnance(rng)
+    if fighters:
+        systems += random_bays(rng)
     kinds = list(weapons) if weapons is not None else rng.sample(sorted(WEAPON_TYPES), 3)
     for i, kind in enumerate(kinds):
         row = SYSTEMS[kind]
@@ -497,7 +809,7 @@ def random_design(rng: random.Random, name: str, weapons: Sequence[str] | None =
     thrust = rng.randint(2, 6)
     # heavy weapons with every share-of-TMF system may need more than the largest hull: then
     # the same weapons without the optional systems (a few seeds in a thousand)
-    weapons_only = [s for s in systems if s.type == "fire_control" or s.type in WEAPON_TYPES]
+    weapons_only = [s for s in systems if s.type in _KEPT or s.type in WEAPON_TYPES]
     for fitted in (systems, weapons_only):
         for mass in range(20, 301):
             hull = max((mass + 9) // 10, mass * 3 // 10)
@@ -519,15 +831,24 @@ def random_design(rng: random.Random, name: str, weapons: Sequence[str] | None =
 
 
 def random_setup(
-    rng: random.Random, movement: str, weapons: Sequence[str] | None = None
+    rng: random.Random,
+    movement: str,
+    weapons: Sequence[str] | None = None,
+    *,
+    ordnance: bool = False,
+    fighters: bool = False,
 ) -> GameSetup:
-    """Each side one or two random designs; with ``weapons``, the first ship carries them."""
+    """Each side one or two random designs; with ``weapons``, the first ship carries them; with
+    ``ordnance``, every ship carries random launchers (and often point defence); with
+    ``fighters``, every ship one or two bays."""
     ships = {}
     for side in ("A", "B"):
         entries = []
         for k in range(rng.randint(1, 2)):
             which = weapons if (weapons is not None and k == 0) else None
-            design = random_design(rng, f"{side.lower()}-design-{k + 1}", which)
+            design = random_design(
+                rng, f"{side.lower()}-design-{k + 1}", which, ordnance=ordnance, fighters=fighters
+            )
             entries.append(ShipEntry(f"{side}{k + 1}", design))
         ships[side] = entries
     return GameSetup(ships=ships, movement=movement, turn_limit=8)

@@ -25,6 +25,8 @@ from app.rules.commands import (
     Deploy,
     EndActivation,
     Fire,
+    MarkerOrder,
+    Markers,
     Move,
     Ping,
     Placement,
@@ -35,8 +37,11 @@ from app.rules.commands import (
 )
 from app.rules.decide import HANDLERS
 from app.rules.errors import InvalidCommand
+from app.rules.fighters.commands import FighterChoice, Fighters
+from app.rules.fighters.orders import BayLaunch
 from app.rules.geometry import Vec
 from app.rules.movement import CinematicOrders, VectorOrders
+from app.rules.ordnance.defence_commands import Defend, DefendAllocation, StandingOrders
 from app.rules.state import Shot
 from app.rules.systems import FUSION_MODES
 
@@ -62,7 +67,25 @@ def orders(movement: str) -> st.SearchStrategy[CinematicOrders | VectorOrders]:
     return st.builds(CinematicOrders, small, small, st.booleans())
 
 
-shots = st.builds(Shot, ids, ids, ids, st.none() | ids)
+direct_shots = st.builds(Shot, ids, ids, ids, st.none() | ids)
+# a launch: an aim point instead of a target, maybe a load and a needle missile's system type
+launches = st.builds(
+    lambda ship, weapon, system, aim, load: Shot(ship, weapon, None, system, aim, load),
+    ids,
+    ids,
+    st.none() | ids,
+    vecs,
+    st.none() | ids,
+)
+shots = direct_shots | launches
+marker_orders = st.builds(MarkerOrder, ids, st.none() | vecs, st.just(False)) | st.builds(
+    MarkerOrder, ids, st.none(), st.just(True)
+)
+bay_launches = st.builds(BayLaunch, ids, st.none() | vecs)
+choices = st.builds(
+    FighterChoice, ids, st.none() | ids, st.none() | ids, st.none() | st.sampled_from(["pd"])
+)
+allocations = st.builds(DefendAllocation, ids, st.none() | ids, st.none() | ids, st.none() | ids)
 
 # one strategy per command class: the registry may not gain a command without one here
 STRATEGIES: dict[type[Command], Any] = {
@@ -72,9 +95,18 @@ STRATEGIES: dict[type[Command], Any] = {
     Move: lambda m: st.builds(Move, ids, orders(m)),
     EndActivation: lambda m: st.builds(EndActivation, ids),
     Fire: lambda m: st.builds(Fire, st.integers(0, 10**6), st.lists(shots, max_size=4).map(tuple)),
+    Markers: lambda m: st.builds(
+        Markers,
+        ids,
+        st.lists(marker_orders, max_size=4).map(tuple),
+        st.lists(bay_launches, max_size=3).map(tuple),
+    ),
+    Fighters: lambda m: st.builds(Fighters, st.lists(choices, max_size=4).map(tuple)),
     CoreAction: lambda m: st.builds(CoreAction, ids, st.sampled_from(CoreAction.ACTIONS)),
     SetMode: lambda m: st.builds(SetMode, ids, ids, st.sampled_from(FUSION_MODES)),
     Resign: lambda m: st.just(Resign()),
+    Defend: lambda m: st.builds(Defend, st.integers(0, 10**6), st.lists(allocations).map(tuple)),
+    StandingOrders: lambda m: st.builds(StandingOrders, st.booleans()),
 }
 
 

@@ -127,6 +127,45 @@ PRESET_EXPECTED = {
     #          arcs) 2 + class-1 1 + pds 1 = 30
     #   points 30 + hull 20 + armour 4 + drive 18 + fc 8 + weapons (3+2+1)×3=18 + pds 3 = 101
     "strike_frigate": (30, 30, 101),
+    # ordnance (issue 12; docs/designs.md). missile frigate, TMF 30, thrust 6: drive 9.
+    #   mass   9 + hull 9 + fc 2 + salvo racks 4 + 5 (ER) + class-1 1 = 30
+    #   points 30 + hull 18 + drive 18 + fc 8 + racks 12 + 15 + beam 3 = 104
+    "missile_frigate": (30, 30, 104),
+    # missile cruiser, TMF 80, thrust 4: drive 16.
+    #   mass   16 + 20 + armour 4 + fc 3 + 3 SMLs 9 + magazine (4×2 + 2×3 + 2×1) 16
+    #          + beams 2 + 1 + 1 + pds 2 + screen-1 4 + ecm 2 = 80
+    #   points 80 + 40 + 8 + 32 + 12 + 27 + 48 + beams 12 + 6 + 12 + 20 = 297
+    "missile_cruiser": (80, 80, 297),
+    # heavy-missile destroyer, TMF 50, thrust 6: drive 15.
+    #   mass   15 + 14 + 2 + fc 2 + 2 MTMLs 4 + magazine 8 heavy missiles 8 + MTMR 2 + beam 1
+    #          + pds 2 = 50
+    #   points 50 + 28 + 4 + 30 + 8 + 12 + 24 + 6 + 3 + 6 = 171
+    "missile_destroyer": (50, 50, 171),
+    # AMT boat, TMF 40, thrust 6: drive 12.
+    #   mass   12 + 10 + 2 + fc 2 + 2 AMT launchers 8 + beams 2 + 1 + pds 1 + ecm 2 = 40
+    #   points 40 + 20 + 4 + 24 + 8 + 24 + 9 + 3 + 20 = 152
+    "amt_boat": (40, 40, 152),
+    # point-defence escort, TMF 40, thrust 6: drive 12.
+    #   mass   12 + 10 + 3 + fc 2 + 4 pds + adfc 2 + beams 2 + 1 + 1 + screen-1 3 = 40
+    #   points 40 + 20 + 6 + 24 + 8 + 12 + 8 + 12 + 9 = 139
+    "pd_escort": (40, 40, 139),
+    # fighters and drones (issue 13; docs/designs.md). light carrier, TMF 60, thrust 4: drive 12.
+    #   mass   12 + hull 15 + armour 2 + fc 2 + 2 fighter bays 18 + beams 2 + 1 + 1 + pds 2
+    #          + screen-1 3 + ecm 2 = 60
+    #   points 60 + hull 30 + armour 4 + drive 24 + fc 8 + bays (27 + 6×3) + (27 + 6×4) = 96
+    #          + beams 12 + pds 6 + screen 9 + ecm 20 = 269
+    "light_carrier": (60, 60, 269),
+    # drone tender, TMF 50, thrust 6: drive 15.
+    #   mass   15 + hull 12 + fc 1 + 3 drone bays 18 + beams 2 + 1 + pds 1 = 50
+    #   points 50 + hull 24 + drive 30 + fc 4 + bays (18 + 18) + (18 + 24) + (18 + 24) = 120
+    #          + beams 9 + pds 3 = 240
+    "drone_tender": (50, 50, 240),
+    # escort carrier, TMF 60, thrust 5: drive 15.
+    #   mass   15 + hull 14 + armour 2 + fc 2 + 2 fighter bays 18 + pds 2 + adfc 2 + beams 1 + 1
+    #          + screen-1 3 = 60
+    #   points 60 + hull 28 + armour 4 + drive 30 + fc 8 + bays 2 × (27 + 6×3) = 90 + pds 6
+    #          + adfc 8 + beams 6 + screen 9 = 249
+    "escort_carrier": (60, 60, 249),
 }
 
 
@@ -836,6 +875,15 @@ TABLE_CASES = [
     (SystemSpec("w", "multi_fusion", arcs=("F",), mode="flare"), (5, 15)),
     (SystemSpec("w", "meson", arcs=("FP", "F", "FS")), (6, 18)),
     (SystemSpec("w", "submunitions", arcs=("F",)), (1, 3)),  # decision: 1 mass, 3 per mass
+    # ordnance (C2.2-C2.5; brief decisions 1-5): 3 points per mass throughout
+    (SystemSpec("o", "salvo_rack", arcs=("F",), load="salvo"), (4, 12)),
+    (SystemSpec("o", "salvo_launcher", arcs=("F",), magazine="m"), (3, 9)),
+    (SystemSpec("o", "magazine", loads=(("salvo", 2), ("er_salvo", 1))), (7, 21)),
+    (SystemSpec("o", "heavy_missile_rack", arcs=("F",), load="standard"), (2, 6)),
+    (SystemSpec("fb", "fighter_bay", load="standard"), (9, 27 + 18)),
+    (SystemSpec("db", "drone_bay", load="long_range"), (6, 18 + 24)),
+    (SystemSpec("o", "heavy_missile_launcher", arcs=("F",), magazine="m"), (2, 6)),
+    (SystemSpec("o", "amt_launcher", arcs=("F",)), (4, 12)),
     (SystemSpec("s", "fire_control"), (1, 4)),
     (SystemSpec("s", "pds"), (1, 3)),
     (SystemSpec("s", "adfc"), (2, 8)),

@@ -77,6 +77,142 @@ SERVICE_EVENTS: list[dict[str, Any]] = [
     },
 ]
 
+# the groups' events (issue 13), as the engine writes them, until the goldens of a carrier game
+# carry every one of them
+FIGHTER_EVENTS: list[dict[str, Any]] = [
+    {
+        "type": "fighters_sighted",
+        "data": {
+            "cause": "ping",
+            "side": "A",
+            "by": "a1",
+            "groups": [
+                {
+                    "marker": "m-0123456789ab",
+                    "kind": "fighters",
+                    "side": "B",
+                    "strength": 5,
+                    "position": {"x": 10.5, "y": 3.0},
+                    "group": "heavy",
+                    "engaged_with": "a2",
+                }
+            ],
+        },
+    },
+    {
+        "type": "fighters_step",
+        "data": {
+            "ship": "a1",
+            "held": [{"marker": "m-0a", "side": "A", "kind": "salvo", "target": "b1"}],
+        },
+    },
+    {"type": "fighters_step", "data": {"ship": "a1", "held": []}},
+    {
+        "type": "fighters_chosen",
+        "data": {
+            "ship": "a1",
+            "choices": [
+                {"marker": "m-0a", "attack": "b1", "system": "fire_control"},
+                {"marker": "m-0b", "attack": None},
+                {"marker": "m-0c", "attack": "m-0d", "mode": "pd"},
+            ],
+        },
+    },
+    {
+        "type": "contact_lost",
+        "data": {"marker": "m-0a", "ship": "b1", "reason": "speed", "at": {"x": 1.0, "y": 2.0}},
+    },
+    {"type": "contact_lost", "data": {"marker": "m-0a", "ship": "b1", "reason": "broke_off"}},
+]
+
+
+def _die(natural: int, modified: int, further: bool = False) -> dict[str, Any]:
+    return {"natural": natural, "modified": modified, "further": further}
+
+
+def _group_dice(kills: int) -> dict[str, Any]:
+    return {
+        "notation": "1BD*",
+        "fighters": 2,
+        "drm": 0,
+        "dice": [_die(5, 5), _die(1, 1)],
+        "rolled": [5, 1],
+        "hits": 1,
+        "kills": kills,
+    }
+
+
+# the events of fighter combat (H2), until the goldens and random games play them
+COMBAT_EVENTS: list[dict[str, Any]] = [
+    {
+        "type": "fighters_attack",
+        "data": {
+            "marker": "m-0a",
+            "side": "A",
+            "kind": "fighters",
+            "target": "b1",
+            "group": "standard",
+            "killed": 1,
+            "run": "beam",
+            "fighters": 2,
+            "notation": "1BD*",
+            "screen": 1,
+            "dice": [_die(6, 6), _die(4, 4, True), _die(2, 2)],
+            "rolled": [6, 4, 2],
+            "armour_damage": 2,
+            "hull_damage": 1,
+            "rolls": [7, 8, 9],
+        },
+    },
+    {
+        "type": "fighters_attack",
+        "data": {
+            "marker": "m-0b",
+            "side": "B",
+            "kind": "drones",
+            "target": "a1",
+            "group": "needle",
+            "killed": 0,
+            "run": "needle",
+            "fighters": 1,
+            "notation": "1 needle die",
+            "screen": 0,
+            "dice": [_die(6, 6)],
+            "rolled": [6],
+            "armour_damage": 0,
+            "hull_damage": 1,
+            "sixes": 1,
+            "system": "fire_control",
+            "needle_system": "fc-1",
+            "exhausted": True,
+            "rolls": [3],
+        },
+    },
+    {
+        "type": "dogfight",
+        "data": {
+            "marker": "m-0a",
+            "side": "A",
+            "kind": "fighters",
+            "group": "interceptor",
+            "killed": 0,
+            "fighters": 2,
+            "target": "m-0b",
+            "target_kind": "drones",
+            "target_group": "heavy",
+            "target_fighters": 2,
+            "attacker": _group_dice(1),
+            "defender": _group_dice(1),
+            "gone": ["m-0b"],
+            "rolls": [1, 2, 3, 4],
+        },
+    },
+    {
+        "type": "groups_hit",
+        "data": {"window": 12, "groups": [{"marker": "m-0a", "killed": 2, "strength": 4}]},
+    },
+]
+
 
 def golden_logs() -> Iterator[tuple[str, list[Event]]]:
     for path in golden_files():
@@ -93,7 +229,10 @@ def random_logs() -> Iterator[tuple[str, list[Event]]]:
 
 
 def samples() -> list[dict[str, Any]]:
-    out = [{"seq": i, "turn": 1, **e} for i, e in enumerate(SERVICE_EVENTS, start=2)]
+    out = [
+        {"seq": i, "turn": 1, **e}
+        for i, e in enumerate([*SERVICE_EVENTS, *FIGHTER_EVENTS, *COMBAT_EVENTS], start=2)
+    ]
     for _, log in [*golden_logs(), *random_logs()]:
         out += [e.to_dict() for e in log]
     return out
@@ -202,7 +341,22 @@ def test_every_event_type_declares_who_sees_it() -> None:
         assert cls.kind == kind
         assert "secrecy" in cls.__dict__, f"{kind} does not declare its secrecy"
     secret = {k for k, cls in EVENT_TYPES.items() if not isinstance(cls.secrecy, Public)}
-    assert secret == {"deployed", "ship_moved", "ping", "fire_declared", "fire_resolved"}
+    assert secret == {
+        "deployed",
+        "ship_moved",
+        "ping",
+        "fire_declared",
+        "fire_resolved",
+        # ordnance (RULES §9.1): the owner's launches and step 2, markers removed unseen
+        "ordnance_launched",
+        "ordnance_acted",
+        "marker_removed",
+        "loads_lost",  # a destroyed magazine's loads: its owner's (decision 3)
+        # a side's defence allocation is its own until the window resolves (RULES §9.5)
+        "defence_declared",
+        # the fighters step's choices: the owner's until the window announces the attacks
+        "fighters_chosen",
+    }
 
 
 def test_every_event_type_but_the_first_has_a_rule_that_folds_it() -> None:

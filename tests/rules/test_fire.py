@@ -14,7 +14,8 @@ import pytest
 from app.rules import ScriptedDice, decide, evolve, redact
 from app.rules.designs import SystemSpec
 from app.rules.errors import RulesError
-from app.rules.fire import awaited_sides, fire_options, live_enemies, may_fire_now
+from app.rules.fire import awaited_sides, live_enemies, may_fire_now
+from app.rules.fire_options import fire_options
 from app.rules.state import GameState
 from tests.rules.helpers import (
     Placement,

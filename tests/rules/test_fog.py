@@ -63,9 +63,16 @@ VIEW_KEYS = {
     "ships",
     "winner",
 }
-VIEW_EXTRAS = {"rules_version", "ping_range", "side_names", "finish_reason"}
+VIEW_EXTRAS = {
+    "rules_version",
+    "ping_range",
+    "side_names",
+    "finish_reason",
+    "markers",
+    "auto_defend",
+}
 PHASE_KEYS = {"step", "side", "ship", "awaiting", "fire", "legal"}
-PHASE_EXTRAS = {"deployed"}
+PHASE_EXTRAS = {"deployed", "defence"}
 SHIP_KEYS = {
     "id",
     "name",

@@ -21,7 +21,7 @@ import importlib
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,7 +50,7 @@ from app.rules.geometry import Vec
 from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
-from app.rules.systems import SYSTEMS, WEAPON_TYPES
+from app.rules.systems import HEAVY_MISSILE_TYPES, SYSTEMS, WEAPON_TYPES
 from tests.rules.golden_runner import GOLDEN_DIR, load, setup_from
 from tests.rules.helpers import (
     beam,
@@ -104,6 +104,7 @@ SECRET_SHIP_KEYS = frozenset(
     {"velocity", "orders", "orders_log", "trail", "weapons", "thrust", "locks", "max_speed"}
 )
 STATUS_ORDER = {"ok": 0, "damaged": 1, "destroyed": 2}
+GROUP_KINDS = frozenset({"fighters", "drones"})  # fighter and drone groups (RULES §9.8)
 
 
 def walk(step: Step) -> Iterator[tuple[Event, GameState, GameState]]:
@@ -130,6 +131,82 @@ def _distinctive(value: float) -> str | None:
     return text if len(text.split(".")[1]) >= 4 else None
 
 
+Pair = tuple[float, float]
+
+
+def _pair(p: Any) -> Pair:
+    return (round(float(p["x"]), 1), round(float(p["y"]), 1))
+
+
+def pairs_in(obj: Any) -> set[Pair]:
+    """Every point (a mapping with numeric x and y) anywhere in ``obj``, rounded to 1 decimal:
+    points are compared as numbers, not as text (a leak need not keep 4 decimals)."""
+    out: set[Pair] = set()
+    if isinstance(obj, dict):
+        x, y = obj.get("x"), obj.get("y")
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            out.add(_pair(obj))
+        for value in obj.values():
+            out |= pairs_in(value)
+    elif isinstance(obj, list | tuple):
+        for value in obj:
+            out |= pairs_in(value)
+    return out
+
+
+class PointTracker:
+    """Points by whose they are, rounded to 1 decimal (RULES §9.1, §9.3): each side's aim points
+    and heavy missiles' end points (secret for ever, live or not), every point a side's own ships
+    have held, and the points made public (revealed positions, pings, an AMT's point published by
+    ``amt_detonated``, the positions every seat's view shows)."""
+
+    def __init__(self) -> None:
+        self.aims: dict[str, set[Pair]] = {"A": set(), "B": set()}
+        self.own: dict[str, set[Pair]] = {"A": set(), "B": set()}
+        self.public: set[Pair] = set()
+
+    def feed(self, event: Event, before: GameState) -> None:
+        d, kind = event.data, event.type
+        if kind == "ordnance_launched":
+            self.aims[before.ship(d["ship"]).side].add(_pair(d["aim"]))
+        elif kind == "ordnance_acted":
+            side = before.ship(d["ship"]).side
+            for item in d["markers"]:
+                if item["kind"] == "heavy_missile":
+                    self.aims[side].add(_pair(item["to"]))
+        elif kind == "deployed":
+            self.own[d["side"]] |= pairs_in(d["ships"])
+        elif kind == "ship_moved":
+            self.own[before.ship(d["ship"]).side] |= pairs_in(d)
+        elif kind in ("ship_revealed", "ping"):
+            self.public.add(_pair(d["position"]))
+        elif kind == "amt_detonated" and "point" in d:
+            self.public.add(_pair(d["point"]))
+
+    def see_public(self, spectator_view: dict[str, Any]) -> None:
+        self.public |= pairs_in(spectator_view["ships"])
+
+    def known(self, seat: str) -> set[Pair]:
+        mine = self.aims[seat] | self.own[seat] if seat in PLAYERS else set()
+        return self.public | mine
+
+    def check(self, received: Any, seat: str, state: GameState, where: str) -> None:
+        """No enemy aim point or heavy-missile end point, and no true position of an enemy ship
+        that is not live, in what ``seat`` receives (less what it knows anyway)."""
+        if seat == "referee":
+            return
+        found = pairs_in(received) - self.known(seat)
+        aims = {p for side in PLAYERS if not owns(seat, side) for p in self.aims[side]}
+        assert not found & aims, f"{where}: another side's aim or end point {found & aims}"
+        hidden = {
+            _pair(s.position.to_dict()): s.id
+            for s in state.ships
+            if not owns(seat, s.side) and s.position is not None and s.revealed != "live"
+        }
+        leaked = {hidden[p] for p in found & set(hidden)}
+        assert not leaked, f"{where}: the true position of {sorted(leaked)}"
+
+
 class SecretTracker:
     """Every coordinate a ship has held in secret, and every coordinate made public.
 
@@ -140,6 +217,11 @@ class SecretTracker:
     def __init__(self) -> None:
         self.hidden: dict[str, set[str]] = {}
         self.public: set[str] = set()
+        # ordnance (RULES §9.1): aim points and marker positions by side, marker ids by side
+        self.marker_points: dict[str, set[str]] = {"A": set(), "B": set()}
+        self.marker_ids: dict[str, set[str]] = {"A": set(), "B": set()}
+        self.public_ids: set[str] = set()
+        self.points = PointTracker()
 
     def _add(self, ship: str, *values: float) -> None:
         bucket = self.hidden.setdefault(ship, set())
@@ -170,6 +252,59 @@ class SecretTracker:
                 if text is not None:
                     self.public.add(text)
 
+    def _marker_point(self, side: str, p: dict[str, Any]) -> None:
+        for v in (p["x"], p["y"]):
+            text = _distinctive(v)
+            if text is not None:
+                self.marker_points[side].add(text)
+
+    def feed_ordnance(self, event: Event, before: GameState, after: GameState) -> None:
+        """Aim points, marker positions and marker ids are their side's until public: an id once
+        a public event names it (a wasted salvo, an attack, a window, a removal of a live
+        marker) or the marker is live; a position never, but an AMT's point once published."""
+        d = event.data
+        if event.type == "ordnance_launched":
+            side = before.ship(d["ship"]).side
+            self.marker_ids[side] |= {d["marker"], *d.get("counters", ())}
+            self._marker_point(side, d["aim"])
+        elif event.type == "ordnance_acted":
+            side = before.ship(d["ship"]).side
+            for item in d["markers"]:
+                self._marker_point(side, item["from"])
+                if not item.get("homed"):  # a homed AMT's point is its target's true position
+                    self._marker_point(side, item["to"])
+        elif event.type in PUBLIC_MARKER_EVENTS:
+            self.public_ids.add(d["marker"])
+            if event.type == "amt_detonated" and "point" in d:
+                # its point is public when a ship was in the blast (decision 13)
+                for v in (d["point"]["x"], d["point"]["y"]):
+                    text = _distinctive(v)
+                    if text is not None:
+                        self.public.add(text)
+        elif event.type == "defence_window":
+            self.public_ids |= {a["marker"] for a in d["attacks"]}
+        elif event.type == "defence_resolved":
+            self.public_ids |= {*d["kills"], *d["destroyed"], *d["dummies"]}
+        elif event.type == "marker_removed":
+            self.public_ids |= {m["marker"] for m in d["markers"] if not m.get("secret")}
+        for m in after.markers:
+            if m.live:  # its id and kind are public, never where it is (decision, RULES §9.1)
+                self.public_ids |= {m.id, *m.counters}
+        self.points.feed(event, before)
+
+    def ordnance_secrets_for(self, seat: str) -> tuple[set[str], set[str]]:
+        """(the other sides' marker coordinates, the other sides' marker ids) not yet public."""
+        points: set[str] = set()
+        ids: set[str] = set()
+        known = set(self.public)
+        for side in PLAYERS:
+            if owns(seat, side):
+                known |= self.marker_points[side]
+            else:
+                points |= self.marker_points[side]
+                ids |= self.marker_ids[side]
+        return points - known, ids - self.public_ids
+
     def secrets_for(self, seat: str, state: GameState) -> set[str]:
         """Hidden coordinates of ships the seat does not own, less any value the seat knows
         anyway: public ones and its own ships' (a vector velocity along a clock point, say
@@ -183,6 +318,53 @@ class SecretTracker:
             else:
                 out |= bucket
         return out - known
+
+
+PUBLIC_MARKER_EVENTS = frozenset(
+    {"salvo_wasted", "salvo_attack", "amt_detonated", "heavy_missile_attack"}
+)
+
+
+def scan_ids(text: str, ids: set[str], where: str) -> None:
+    for marker in sorted(ids):
+        at = text.find(marker)
+        if at >= 0:
+            context = text[max(0, at - 300) : at + 100]
+            raise AssertionError(f"{where}: marker id {marker} before it is public: …{context}")
+
+
+SECRET_LOAD_KEYS = frozenset({"loads", "magazines"})
+
+
+def load_leaks(obj: Any, path: str = "") -> list[str]:
+    """Where in ``obj`` a magazine's loads or a heavy missile's type sit as a load (``loads``,
+    ``magazines``, a ``load`` naming a heavy-missile type): the secrets of RULES §9.1."""
+    out: list[str] = []
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key in SECRET_LOAD_KEYS:
+                out.append(f"{path}.{key}")
+            elif key == "load" and value in HEAVY_MISSILE_TYPES:
+                out.append(f"{path}.load={value}")
+            else:
+                out += load_leaks(value, f"{path}.{key}")
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj):
+            out += load_leaks(value, f"{path}[{i}]")
+    return out
+
+
+def check_designs_received(started: Event, seat: str, state: GameState) -> None:
+    """``game_started`` as ``seat`` receives it: the designs of ships it does not own without
+    their loads (their public copies), its own in full."""
+    r = redact(started, seat, state)
+    own = {s["design"] for s in started.data["ships"] if owns(seat, s["side"])}
+    for key, design in r["data"]["designs"].items():
+        if key in own:
+            assert design == started.data["designs"][key], f"{seat}'s own design {key}"
+        else:
+            leaks = load_leaks(design)
+            assert not leaks, f"game_started as {seat} gets the loads of {key}: {leaks}"
 
 
 def scan(text: str, secrets: set[str], where: str) -> None:
@@ -216,6 +398,8 @@ def check_view(
             continue
         assert set(sv) <= PUBLIC_SHIP_KEYS, f"{where}: extra keys {set(sv) - PUBLIC_SHIP_KEYS}"
         assert not set(sv) & SECRET_SHIP_KEYS, where
+        leaks = load_leaks(sv)
+        assert not leaks, f"{where}: its loads {leaks}"
         if ship.revealed == "live":
             lk = ship.last_known
             assert lk is not None, where
@@ -232,6 +416,23 @@ def check_view(
     else:
         for option in legal.get("fire_options", []):
             assert truth[option["ship"]].side == seat, option
+            if "launch" in option:
+                # aim suggestions only at what the seat knows: live or last-known positions, or
+                # (no fire control free) the ship's own aim points of this turn
+                for suggestion in option["aim_at"]:
+                    if suggestion.get("shared"):
+                        own = truth[option["ship"]].aim_locks
+                        assert option.get("fire_control") == "shared", option
+                        assert Vec.from_dict(suggestion["aim"]) in own, option
+                        continue
+                    known = truth[suggestion["target"]].last_known
+                    assert known is not None and truth[suggestion["target"]].side != seat
+                    assert suggestion["aim"] == {"x": known.x, "y": known.y}, option
+                continue
+            if option["target"] not in truth:  # a group (C1.iv): an enemy one, live now
+                group = state.marker(option["target"])
+                assert group.kind in GROUP_KINDS and group.side != seat and group.live, option
+                continue
             target = truth[option["target"]]
             assert target.side != seat and target.revealed == "live", option
         if "order_limits" in legal:
@@ -240,10 +441,34 @@ def check_view(
             assert truth[ship_id].side == seat
         for ship_id in [*legal.get("activatable", []), *legal.get("ship_limits", {})]:
             assert truth[ship_id].side == seat
+    for marker in v.get("markers", []):
+        if seat != "referee" and not owns(seat, marker["side"]):
+            # the other side's markers only while live, with what is public
+            assert marker["live"] is True, f"{seat} sees a marker that is not live: {marker}"
+            secret = {"mother", "aim", "endurance", "type", "counters", "bay", "cef", "group"}
+            if marker["kind"] in GROUP_KINDS and state.marker(marker["id"]).type_shown:
+                secret.discard("type")  # a group's type is public once it rolled (F11)
+            assert not set(marker) & secret, marker
     if phase["fire"] is not None:
         assert set(phase["fire"]["declared"]) <= set(PLAYERS), phase["fire"]
         assert set(phase["fire"]) == {"window", "pinger", "when", "declared"}, phase["fire"]
     return v
+
+
+OWNER_SHIP_STUBS = {
+    "ordnance_launched": frozenset({"ship", "launcher", "kind"}),
+    "ordnance_acted": frozenset({"ship"}),
+    "loads_lost": frozenset({"ship", "magazine"}),  # what a failed magazine held is secret
+    "fighters_chosen": frozenset({"ship"}),  # the groups' choices (RULES §9.8)
+}
+
+
+def owns_event(event: Event, seat: str, state: GameState) -> bool:
+    """Whether the event is about the seat's own side (its ``side``, or its ``ship``'s)."""
+    side, ship = event.data.get("side"), event.data.get("ship")
+    if isinstance(side, str):
+        return owns(seat, side)
+    return isinstance(ship, str) and owns(seat, state.ship(ship).side)
 
 
 def _target_only(key: str) -> bool:
@@ -264,6 +489,36 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     elif event.type in ("deployed", "fire_declared") and not owns(seat, d["side"]):
         assert r.get("redacted") is True, where
         assert set(r["data"]) <= {"side", "window"}, f"{where}: {r['data']}"
+    elif event.type in OWNER_SHIP_STUBS and not owns(seat, state.ship(d["ship"]).side):
+        # a launch, a step 2 and a failed magazine's loads are the owner's (RULES §9.1, decisions
+        # 3 and 9): the other side gets the stub only
+        assert r.get("redacted") is True, where
+        assert set(r["data"]) <= OWNER_SHIP_STUBS[event.type], f"{where}: {r['data']}"
+        assert all(r["data"][k] == d[k] for k in r["data"]), where
+    elif event.type == "ordnance_acted" and seat != "referee":
+        # the owner's step 2 in full but a homed AMT's point: its target's true position, public
+        # only through ``amt_detonated`` (decision, RULES §9.3 / C2.4)
+        assert not r.get("redacted"), where
+        items = [
+            {k: v for k, v in item.items() if k != "to"} if item.get("homed") else item
+            for item in full["data"]["markers"]
+        ]
+        assert r == {**full, "data": {**full["data"], "markers": items}}, where
+    elif event.type == "defence_declared" and not owns(seat, d["side"]):
+        assert r.get("redacted") is True, where
+        assert set(r["data"]) <= {"side", "window", "auto"}, f"{where}: {r['data']}"
+    elif event.type == "marker_removed":
+        # a marker that is not live is gone for its own side only
+        for item in r["data"]["markers"]:
+            assert not (item.get("secret") and not owns(seat, state.ship(item["ship"]).side)), (
+                f"{where}: another side's marker {item}"
+            )
+        kept = [
+            m
+            for m in full["data"]["markers"]
+            if not (m.get("secret") and not owns(seat, state.ship(m["ship"]).side))
+        ]
+        assert r == {**full, "data": {**full["data"], "markers": kept}}, where
     elif event.type == "ping":
         assert not r.get("redacted"), where
         # the target's ECM dice (those that count, and those drawn) and whether it was within
@@ -293,6 +548,9 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
     else:
         # every other event is a public fact, the same for everyone
         assert r == full, f"{where}: {r} != {full}"
+    if not owns_event(event, seat, state):  # an own ship's event may name its own loads
+        leaks = load_leaks(r["data"])
+        assert not leaks, f"{where}: loads {leaks}"
     # visible() says whether the seat gets the event in full; redact() must agree
     assert visible(event, seat, state) == (r == full), f"{where}: visible() disagrees"
     return r
@@ -300,26 +558,58 @@ def check_event(event: Event, seat: str, state: GameState) -> dict[str, Any]:
 
 def check_no_leak(step: Step, tracker: SecretTracker) -> None:
     received: dict[str, list[dict[str, Any]]] = {seat: [] for seat in OBSERVERS}
-    for event, _, after in walk(step):
+    for event, before, after in walk(step):
         tracker.feed(event)
+        tracker.feed_ordnance(event, before, after)
         for seat in OBSERVERS:
-            received[seat].append(check_event(event, seat, after))
+            r = check_event(event, seat, after)
+            received[seat].append(r)
+            # ordnance secrets as they stand when the event arrives (an id made public by the
+            # next event of the same command is still secret here)
+            points, ids = tracker.ordnance_secrets_for(seat)
+            text = json.dumps(r)
+            where = f"{event.type} #{event.seq} as {seat} gets it"
+            scan(text, points, where)
+            scan_ids(text, ids, where)
+            tracker.points.check(r, seat, after, where)
     referee = {s["id"]: s for s in view(step.after, "referee")["ships"]}
     for seat in OBSERVERS:
         v = check_view(step.after, seat, referee)
         secrets = tracker.secrets_for(seat, step.after)
-        scan(json.dumps(v), secrets, f"{seat}'s view at seq {step.after.seq}")
+        text = json.dumps(v)
+        scan(text, secrets, f"{seat}'s view at seq {step.after.seq}")
         scan(json.dumps(received[seat]), secrets, f"{seat}'s events up to {step.after.seq}")
+        points, ids = tracker.ordnance_secrets_for(seat)
+        scan(text, points, f"{seat}'s view at seq {step.after.seq}")
+        scan_ids(text, ids, f"{seat}'s view at seq {step.after.seq}")
+        tracker.points.check(v, seat, step.after, f"{seat}'s view at seq {step.after.seq}")
+    # what the spectator's view shows of the ships is public from now on (checked just above)
+    tracker.points.see_public(view(step.after, "spectator"))
 
 
-def leak_checked_game(seed: int, scenario: str | GameSetup, movement: str) -> GameState:
-    tracker = SecretTracker()
-    state, _ = random_game(
-        random.Random(seed),
-        scenario,
-        movement=movement,
-        on_step=lambda s: check_no_leak(s, tracker),
-    )
+def leak_checked_game(
+    seed: int,
+    scenario: str | GameSetup,
+    movement: str,
+    tracker: SecretTracker | None = None,
+    extra: Callable[[Step], None] | None = None,
+) -> GameState:
+    """A random game with property 1 checked after every command; ``tracker`` and ``extra``
+    extend the oracle (the fighters' own checks, ``test_properties_fighters``)."""
+    tracker = tracker if tracker is not None else SecretTracker()
+    started: list[Step] = []
+
+    def check(step: Step) -> None:
+        if not started:  # the roster as each seat receives it
+            started.append(step)
+            first = game_started("rand", setup_of(scenario, movement))
+            for seat in OBSERVERS:
+                check_designs_received(first, seat, step.before)
+        check_no_leak(step, tracker)
+        if extra is not None:
+            extra(step)
+
+    state, _ = random_game(random.Random(seed), scenario, movement=movement, on_step=check)
     return state
 
 

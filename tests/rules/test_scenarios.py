@@ -17,8 +17,8 @@ def corners(z: Zone) -> tuple[float, float, float, float]:
     return min(z.x0, z.x1), min(z.y0, z.y1), max(z.x0, z.x1), max(z.y0, z.y1)
 
 
-def test_the_three_presets_exist() -> None:
-    assert set(PRESET_SCENARIOS) == {"duel", "skirmish", "hunt"}
+def test_the_preset_scenarios_exist() -> None:
+    assert set(PRESET_SCENARIOS) == {"duel", "skirmish", "hunt", "missile_duel", "carrier_hunt"}
     for key, s in PRESET_SCENARIOS.items():
         assert s.id == key
         assert s.name and s.description
@@ -62,7 +62,13 @@ def test_ships_use_existing_legal_designs(scenario_id: str) -> None:
 
 @pytest.mark.parametrize(
     ("scenario_id", "counts"),
-    [("duel", {"A": 1, "B": 1}), ("skirmish", {"A": 2, "B": 2}), ("hunt", {"A": 1, "B": 2})],
+    [
+        ("duel", {"A": 1, "B": 1}),
+        ("skirmish", {"A": 2, "B": 2}),
+        ("hunt", {"A": 1, "B": 2}),
+        ("missile_duel", {"A": 2, "B": 3}),
+        ("carrier_hunt", {"A": 2, "B": 2}),
+    ],
 )
 def test_ships_per_side(scenario_id: str, counts: dict[str, int]) -> None:
     s = PRESET_SCENARIOS[scenario_id]

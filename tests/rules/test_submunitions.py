@@ -17,7 +17,8 @@ import pytest
 from app.rules import ScriptedDice, decide, view
 from app.rules.designs import SystemSpec
 from app.rules.errors import WeaponSpent
-from app.rules.fire import awaited_sides, fire_options
+from app.rules.fire import awaited_sides
+from app.rules.fire_options import fire_options
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
 from app.rules.systems import DAMAGE_PATHS, STANDARD, SYSTEMS, FireBand, profile

@@ -20,7 +20,7 @@ from app.rules.dice import Roller, ScriptedDice
 from app.rules.errors import RulesError
 from app.rules.events import Event
 from app.rules.evolve import evolve
-from app.rules.fire import fire_options
+from app.rules.fire_options import fire_options
 from app.rules.fog import redact, view
 from app.rules.record import dice_values
 from app.rules.snapshot import state_from_dict, state_to_dict

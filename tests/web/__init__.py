@@ -440,6 +440,7 @@ _VOLATILE = (
     (re.compile(r'"key": "[0-9a-f]{16}"'), '"key": "KEY"'),
     (re.compile(r"/seat/[A-Za-z0-9_-]{20,}"), "/seat/TOKEN"),
     (re.compile(r"/join/[A-Za-z0-9_-]{16,}"), "/join/CODE"),
+    (re.compile(r'nonce="[A-Za-z0-9_-]{16,}"'), 'nonce="NONCE"'),  # a fresh one per answer
 )
 
 

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from app.rules.designs import PRESET_DESIGNS, Design, design_summary, preset
 from app.rules.geometry import ARCS, BROADSIDE_ARCS
+from app.rules.systems import SYSTEMS
 from app.store.models import SavedDesign
 from tests.web import Browser
 
@@ -213,13 +214,16 @@ async def test_blank_designer_page(browser: Browser) -> None:
     assert_summary(r.text, design_summary(Design.from_dict(read_back(form_fields(r.text)))))
     assert 'id="no-systems"' in r.text
     # every type of the table can be added, each family under its heading, pending ones say so
-    for family in ("Weapons", "Defences", "Electronics", "Hull"):
+    for family in ("Weapons", "Missiles and torpedoes", "Defences", "Electronics", "Hull"):
         assert f"<summary>{family} <small>" in r.text
-    for system_type in ("beam", "multi_fusion", "pds", "adfc", "screen", "sensors", "ftl"):
+    for system_type in SYSTEMS:
         assert f'name="sys_add" value="{system_type}"' in r.text
-    for pending in ("pds", "adfc"):
-        pick = re.search(rf'<li id="pick-{pending}">(.*?)</li>', r.text, re.S)
-        assert pick and "Pending: ordnance and fighters are not in the game yet" in pick.group(1)
+    for system_type, row in SYSTEMS.items():
+        pick = re.search(rf'<li id="pick-{system_type}">(.*?)</li>', r.text, re.S)
+        assert pick, system_type
+        assert ("Pending:" in pick.group(1)) == bool(row.pending), system_type
+    # point defence works since missiles and torpedoes exist (issue 12)
+    assert not SYSTEMS["pds"].pending and not SYSTEMS["adfc"].pending
 
 
 @pytest.mark.parametrize("design_id", sorted(PRESET_DESIGNS))

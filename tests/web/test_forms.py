@@ -349,6 +349,9 @@ async def test_a_browser_holding_a_seat_of_the_game_cannot_claim_another(
     assert seen["seats"] == {"A": None, "B": None}
 
 
+CONFIRM_FORM = '<form method="post" class="buttons">'  # the seat page's confirmation
+
+
 async def test_a_seat_link_names_the_seat_and_only_its_confirmation_sets_the_cookie(
     client: httpx.AsyncClient, new_browser: BrowserFactory
 ) -> None:
@@ -360,7 +363,8 @@ async def test_a_seat_link_names_the_seat_and_only_its_confirmation_sets_the_coo
     assert r.headers["referrer-policy"] == "no-referrer"
     assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))
     assert "Play side B here?" in r.text and game.id in r.text and "Player B" in r.text
-    assert 'action="/seat"' in r.text  # the token goes in the body, in no further URL
+    # the form posts back to this address (no action): the page never writes the token
+    assert CONFIRM_FORM in r.text and game.tokens["B"] not in r.text
     # the confirmation without its CSRF field, or with another's: refused, nothing set
     for fields in ({"token": game.tokens["B"]}, {"token": game.tokens["B"], "csrf": "0" * 64}):
         r = await phone.post("/seat", fields)
@@ -374,20 +378,21 @@ async def test_a_seat_link_names_the_seat_and_only_its_confirmation_sets_the_coo
     assert_seat_cookie(r, game.id, game.tokens["B"])
     page = await phone.page(game.id)
     assert "Side B" in element(page.text, "status")
-    # the page offers the same link for the next device; the other seat's never
-    assert link in page.text and game.tokens["A"] not in page.text
+    # the page offers the link for the next device behind a POST, never the link itself
+    assert f'action="/games/{game.id}/seat-link"' in page.text
+    assert game.tokens["B"] not in page.text and game.tokens["A"] not in page.text
     assert page.headers["referrer-policy"] == "no-referrer"
     # the same link again in that browser: already there, nothing to confirm
     r = await phone.get(link)
     assert r.status_code == 200 and "You already play side B here" in r.text
-    assert 'action="/seat"' not in r.text
+    assert CONFIRM_FORM not in r.text
 
     # a browser holding A's seat is never switched to B's, by the page or by a forged post
     ann = new_browser()
     await ann.enter(game.tokens["A"])
     r = await ann.get(link)
     assert r.status_code == 409 and "This browser already plays side A" in r.text
-    assert 'action="/seat"' not in r.text
+    assert CONFIRM_FORM not in r.text
     r = await ann.form("/seat", {"token": game.tokens["B"]})
     assert r.status_code == 409
     assert not any("pd_seat_" in h for h in r.headers.get_list("set-cookie"))

@@ -7,7 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.design_schemas import DesignOut, DesignSummaryOut, SystemsOut
-from app.api.schemas import DesignSavedOut, DesignsOut, ScenariosOut
+from app.api.schemas import (
+    DesignBody,
+    DesignSavedOut,
+    DesignsOut,
+    ScenariosOut,
+    integral_numbers,
+)
 from app.deps import DbDep
 from app.play import designs
 from app.problems import documented
@@ -48,8 +54,8 @@ async def list_designs() -> dict[str, Any]:
     summary="Check a design: mass used and points, or every problem with what to change",
     description=_DESIGN_BODY,
 )
-async def validate_design(body: dict[str, Any]) -> dict[str, Any]:
-    return designs.validate(body)
+async def validate_design(body: DesignBody) -> dict[str, Any]:
+    return designs.validate(integral_numbers(body))
 
 
 @router.post(
@@ -61,8 +67,8 @@ async def validate_design(body: dict[str, Any]) -> dict[str, Any]:
     description=_DESIGN_BODY
     + " The answer's `owner_token` is shown once: keep it (it is stored only as a hash).",
 )
-async def save_design(body: dict[str, Any], db: DbDep) -> dict[str, Any]:
-    return await designs.save(db, body)
+async def save_design(body: DesignBody, db: DbDep) -> dict[str, Any]:
+    return await designs.save(db, integral_numbers(body))
 
 
 @router.get(

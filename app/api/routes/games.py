@@ -106,9 +106,8 @@ async def post_command(
     body: CommandIn,
     commands: CommandsDep,
     token: TokenDep,
-    idempotency_key: Annotated[
-        str | None, Header(min_length=1, max_length=200, alias="Idempotency-Key")
-    ] = None,
+    # optional but never null (a header has no null: the document offers none); None if absent
+    idempotency_key: str = Header(None, min_length=1, max_length=200, alias="Idempotency-Key"),
 ) -> JSONResponse:
     result = await commands.command(game_id, token, command_dict(body), idempotency_key)
     return JSONResponse(result.body, status_code=result.status)

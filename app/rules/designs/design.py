@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from app.rules.designs.problems import design_problems
@@ -17,6 +18,7 @@ from app.rules.designs.spec import (
 from app.rules.errors import DesignError
 from app.rules.geometry import ARCS, BROADSIDE_ARCS
 from app.rules.systems import SYSTEMS, WEAPON_TYPES, hull_cost, stealth_cost
+from app.rules.systems.ordnance_rows import LAUNCHER_TYPES
 
 
 def _pct_half_up(mass: int, percent: int) -> int:
@@ -80,6 +82,11 @@ class Design:
         )
 
     def points(self) -> int:
+        return self._points
+
+    # every view shows each ship's points: worked out once per design (see ``_all_systems``)
+    @cached_property
+    def _points(self) -> int:
         return (
             self.mass
             + self.hull_points()
@@ -94,17 +101,54 @@ class Design:
 
     def all_systems(self) -> tuple[SystemSpec, ...]:
         """The designed systems in design order, then the implicit drive and core systems."""
+        return self._all_systems
+
+    # A design never changes once built, and the engine asks for its systems in every shot,
+    # ping and view: they are worked out once per design (kept in the instance's dict, beside
+    # the fields, so that equality, hashing and ``replace`` never see them).
+    @cached_property
+    def _all_systems(self) -> tuple[SystemSpec, ...]:
         return self.systems + IMPLICIT_SYSTEMS
+
+    @cached_property
+    def weapon_systems(self) -> tuple[SystemSpec, ...]:
+        """The direct-fire weapons among ``all_systems()``, in their order."""
+        return tuple(s for s in self._all_systems if s.type in WEAPON_TYPES)
+
+    @cached_property
+    def launcher_systems(self) -> tuple[SystemSpec, ...]:
+        """The ordnance launchers (``LAUNCHER_TYPES``) among ``all_systems()``, in their order."""
+        return tuple(s for s in self._all_systems if s.type in LAUNCHER_TYPES)
+
+    @cached_property
+    def spec_by_id(self) -> Mapping[str, SystemSpec]:
+        """Every system (designed or implicit) by id; the first one where ids repeat."""
+        out: dict[str, SystemSpec] = {}
+        for s in self._all_systems:
+            out.setdefault(s.id, s)
+        return out
 
     def weapons(self) -> tuple[SystemSpec, ...]:
         return tuple(s for s in self.systems if s.type in WEAPON_TYPES)
 
     def system(self, system_id: str) -> SystemSpec:
         """The system (designed or implicit) with this id; KeyError otherwise."""
-        for s in self.all_systems():
-            if s.id == system_id:
-                return s
-        raise KeyError(f"design {self.id!r} has no system {system_id!r}")
+        try:
+            return self.spec_by_id[system_id]
+        except KeyError:
+            raise KeyError(f"design {self.id!r} has no system {system_id!r}") from None
+
+    def public(self) -> Design:
+        """The copy the other side may see (RULES §9.1: hardware is public, loads are secret):
+        each magazine without its ``loads`` but with its mass kept as ``capacity``, each
+        heavy-missile rack and each fighter or drone bay without its ``load``. Salvo racks keep
+        theirs (it is their mass)."""
+        return self._public
+
+    @cached_property
+    def _public(self) -> Design:
+        # asked for in every enemy view of a ship with secret loads: built once per design
+        return replace(self, systems=tuple(_public_spec(s) for s in self.systems))
 
     # -- rules -------------------------------------------------------------------------------
     def problems(self) -> list[str]:
@@ -203,6 +247,15 @@ def _read_systems(d: Mapping[str, Any], problems: list[str]) -> tuple[SystemSpec
         if spec is not None:
             systems.append(spec)
     return tuple(systems)
+
+
+def _public_spec(s: SystemSpec) -> SystemSpec:
+    table_row = SYSTEMS.get(s.type)
+    if table_row is not None and table_row.stores:
+        return replace(s, loads=(), capacity=s.contents_mass())
+    if s.type == "heavy_missile_rack" or (table_row is not None and table_row.holds):
+        return replace(s, load=None)  # a heavy missile's type, a bay's group type
+    return s
 
 
 def _all_arcs(s: SystemSpec) -> bool:

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from app.rules.designs.design import Design
+from app.rules.designs.fighter_presets import FIGHTER_PRESETS
+from app.rules.designs.ordnance_presets import ORDNANCE_PRESETS
 from app.rules.designs.spec import SystemSpec
 
 
@@ -274,7 +276,9 @@ _SHOWCASE: tuple[Design, ...] = (
     ),
 )
 
-PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType({d.id: d for d in _PRESETS + _SHOWCASE})
+PRESET_DESIGNS: Mapping[str, Design] = MappingProxyType(
+    {d.id: d for d in (*_PRESETS, *_SHOWCASE, *ORDNANCE_PRESETS, *FIGHTER_PRESETS)}
+)
 
 
 def preset(design_id: str) -> Design:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from app.rules.designs.ordnance_problems import ordnance_problems
 from app.rules.designs.spec import IMPLICIT_TYPES, SystemSpec
 from app.rules.geometry import arcs_adjacent
 from app.rules.systems import BUILT_IN, DESIGNABLE_TYPES, MAX_STEALTH, SYSTEMS, system_label
@@ -141,6 +142,7 @@ def _system_problems(d: Design) -> list[str]:
                 f"{'one' if table_row.max_per_ship == 1 else table_row.max_per_ship}"
             )
     out += _superseded_problems(d)
+    out += ordnance_problems(d)
     return out
 
 
@@ -182,10 +184,14 @@ def _one_system_problems(d: Design, s: SystemSpec) -> list[str]:
         ("mode", s.mode is not None),
         ("level", s.level is not None),
         ("grade", s.grade is not None),
+        ("load", s.load is not None),
+        ("loads", bool(s.loads)),
+        ("magazine", s.magazine is not None),
+        ("capacity", s.capacity is not None),
     ):
         if is_set and field not in takes:
             out.append(f"{name} takes no {field}: remove it")
-    if SYSTEMS[s.type].is_weapon:
+    if SYSTEMS[s.type].is_weapon or SYSTEMS[s.type].max_arcs:
         out += _weapon_problems(d, s)
     else:
         out += SYSTEMS[s.type].choice_problems(s.id, s.level, s.grade)
@@ -215,7 +221,8 @@ def _arc_list_problems(d: Design, name: str, arcs: Sequence[str], field: str) ->
 
 
 def _weapon_problems(d: Design, s: SystemSpec) -> list[str]:
-    """Class, arcs, weak arcs and mode of a weapon against its row of the systems table."""
+    """Class, arcs, weak arcs and mode of a weapon (or a launcher: its arcs) against its row of
+    the systems table."""
     out: list[str] = []
     table_row = SYSTEMS[s.type]
     if table_row.classes and s.cls not in table_row.classes:

@@ -11,8 +11,11 @@ from app.rules.errors import DesignError
 from app.rules.geometry import arcs_adjacent
 from app.rules.systems import (
     BUILT_IN,
+    LAUNCHER_TYPES,
     SYSTEMS,
     WEAPON_TYPES,
+    group_points,
+    loads_mass,
     system_cost,
     system_label,
     system_mass,
@@ -31,6 +34,12 @@ class SystemSpec:
     grade: str | None = None
     weak_arcs: tuple[str, ...] = ()  # C1.3: extra arcs firing one class lower
     mode: str | None = None  # multi-fusion launchers: "flare" or "torpedo" at the start
+    # ordnance (C2): a rack's load, a magazine's loads at the start, a launcher's magazine id;
+    # ``capacity`` only in the copy the other side sees (a magazine's mass without its loads)
+    load: str | None = None
+    loads: tuple[tuple[str, int], ...] = ()
+    magazine: str | None = None
+    capacity: int | None = None
 
     # -- mass and points ---------------------------------------------------------------------
     def mass(self, design_mass: int) -> int:
@@ -49,10 +58,20 @@ class SystemSpec:
             weak_arcs=len(self.weak_arcs),
             level=self.level,
             grade=self.grade,
+            load=self.load,
+            contents=self.contents_mass(),
         )
 
+    def contents_mass(self) -> int:
+        """What a magazine holds, in mass: its loads, or its ``capacity`` when they are hidden."""
+        if not self.loads and self.capacity is not None:
+            return max(self.capacity, 0)
+        return loads_mass(self.loads)
+
     def points(self, design_mass: int) -> int:
-        return system_cost(self.type, self.mass(design_mass), grade=self.grade)
+        # a bay's points include its group's (C5.0)
+        cost = system_cost(self.type, self.mass(design_mass), grade=self.grade)
+        return cost + group_points(self.type, self.load)
 
     @property
     def is_weapon(self) -> bool:
@@ -80,13 +99,14 @@ class SystemSpec:
     # -- JSON --------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """``{"id", "type"}`` plus the fields that apply: ``class``, ``arcs``, ``weak_arcs``,
-        ``mode`` (weapons), ``level`` (screens), ``grade`` (sensors). A field set on a type it
-        does not apply to is kept too, so that the validator can still see (and refuse) it after
-        a round trip."""
+        ``mode`` (weapons), ``level`` (screens), ``grade`` (sensors), ``load`` (racks),
+        ``loads`` (magazines: ``{"salvo": 2}``), ``magazine`` (launchers), ``capacity``. A field
+        set on a type it does not apply to is kept too, so that the validator can still see (and
+        refuse) it after a round trip."""
         out: dict[str, Any] = {"id": self.id, "type": self.type}
         if self.cls is not None:
             out["class"] = self.cls
-        if self.arcs or self.type in WEAPON_TYPES:
+        if self.arcs or self.type in WEAPON_TYPES or self.type in LAUNCHER_TYPES:
             out["arcs"] = list(self.arcs)
         if self.level is not None:
             out["level"] = self.level
@@ -96,6 +116,14 @@ class SystemSpec:
             out["weak_arcs"] = list(self.weak_arcs)
         if self.mode is not None:
             out["mode"] = self.mode
+        if self.load is not None:
+            out["load"] = self.load
+        if self.loads:
+            out["loads"] = dict(self.loads)
+        if self.magazine is not None:
+            out["magazine"] = self.magazine
+        if self.capacity is not None:
+            out["capacity"] = self.capacity
         return out
 
     @classmethod
@@ -140,7 +168,20 @@ def read_int(d: Mapping[str, Any], key: str, where: str, problems: list[str]) ->
     return int(value)
 
 
-_SYSTEM_KEYS = ("id", "type", "class", "arcs", "weak_arcs", "level", "grade", "mode")
+_SYSTEM_KEYS = (
+    "id",
+    "type",
+    "class",
+    "arcs",
+    "weak_arcs",
+    "level",
+    "grade",
+    "mode",
+    "load",
+    "loads",
+    "magazine",
+    "capacity",
+)
 
 
 def system_from_dict(d: object, where: str) -> tuple[SystemSpec | None, list[str]]:
@@ -164,12 +205,51 @@ def system_from_dict(d: object, where: str) -> tuple[SystemSpec | None, list[str
     mode = read_str(d, "mode", where, problems) if "mode" in d else None
     arcs = read_arcs(d, "arcs", where, problems)
     weak = read_arcs(d, "weak_arcs", where, problems)
+    load = read_str(d, "load", where, problems) if "load" in d else None
+    loads = read_loads(d, where, problems)
+    magazine = read_str(d, "magazine", where, problems) if "magazine" in d else None
+    capacity = read_int(d, "capacity", where, problems) if "capacity" in d else None
     if problems or sid is None or stype is None:
         return None, problems
     spec = SystemSpec(
-        sid, stype, cls=scls, arcs=arcs, level=level, grade=grade, weak_arcs=weak, mode=mode
+        sid,
+        stype,
+        cls=scls,
+        arcs=arcs,
+        level=level,
+        grade=grade,
+        weak_arcs=weak,
+        mode=mode,
+        load=load,
+        loads=loads,
+        magazine=magazine,
+        capacity=capacity,
     )
     return spec, []
+
+
+def read_loads(
+    d: Mapping[str, Any], where: str, problems: list[str]
+) -> tuple[tuple[str, int], ...]:
+    """A magazine's ``loads``: an object of load name -> whole number (``{"salvo": 2}``)."""
+    if "loads" not in d:
+        return ()
+    raw = d["loads"]
+    if not isinstance(raw, Mapping):
+        problems.append(
+            f'{where}loads must be an object of load name -> count, e.g. {{"salvo": 2}}, '
+            f"got {raw!r}"
+        )
+        return ()
+    out: list[tuple[str, int]] = []
+    for name, count in raw.items():
+        if not isinstance(name, str) or not is_int(count):
+            problems.append(
+                f"{where}loads[{name!r}] must be a whole number of loads, got {count!r}"
+            )
+            continue
+        out.append((name, int(count)))
+    return tuple(out)
 
 
 def read_arcs(d: Mapping[str, Any], key: str, where: str, problems: list[str]) -> tuple[str, ...]:

@@ -265,17 +265,25 @@ def _optional(decode: Decode, encode: Encode) -> tuple[Decode, Encode]:
 
 def _sequence(decode: Decode, encode: Encode, plain: frozenset[type]) -> tuple[Decode, Encode]:
     def read(v: Any) -> tuple[Any, ...]:
-        if not isinstance(v, list | tuple):
+        # exact type tests first: a JSON list is a list (an ABC or union isinstance costs more)
+        if type(v) is not list and not isinstance(v, list | tuple):
             raise _Misfit(f"expected a list, got {v!r}")
-        if plain and all([type(x) in plain for x in v]):
-            return tuple(v)
-        out = []
-        for i, x in enumerate(v):
+        if plain:
+            for x in v:
+                if type(x) not in plain:
+                    break
+            else:
+                return tuple(v)
+        try:
+            return tuple([decode(x) for x in v])
+        except _Misfit:
+            pass
+        for i, x in enumerate(v):  # again, to say which item does not fit (decoding is pure)
             try:
-                out.append(decode(x))
+                decode(x)
             except _Misfit as misfit:
                 raise _Misfit(misfit.message, f"[{i}]{misfit.path}") from None
-        return tuple(out)
+        raise AssertionError("an item misfit once and fit the second time")  # pragma: no cover
 
     def write(v: Any) -> list[Any]:
         return list(v) if encode is None else [x if x is None else encode(x) for x in v]
@@ -285,11 +293,11 @@ def _sequence(decode: Decode, encode: Encode, plain: frozenset[type]) -> tuple[D
 
 def _mapping(decode: Decode, encode: Encode) -> tuple[Decode, Encode]:
     def read(v: Any) -> Mapping[str, object]:
-        if not isinstance(v, Mapping):
+        if type(v) is not dict and not isinstance(v, Mapping):
             raise _Misfit(f"expected an object, got {v!r}")
         out = {}
         for k, x in v.items():
-            if not isinstance(k, str):
+            if type(k) is not str and not isinstance(k, str):
                 raise _Misfit(f"expected string keys, got {k!r}")
             try:
                 out[k] = decode(x)

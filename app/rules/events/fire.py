@@ -6,6 +6,7 @@ from dataclasses import KW_ONLY, dataclass, field
 
 from app.rules.events.body import EventBody, Part, opt
 from app.rules.events.secrecy import PUBLIC, OwnerSide, ShotsHiddenWhen
+from app.rules.events.turn import Point
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,14 @@ class FireWindow(EventBody):
 
 @dataclass(frozen=True)
 class DeclaredShot(Part):
-    """One weapon at one ship; ``system`` names a needle beam's target system."""
+    """One weapon at one ship, or a launch at an ``aim`` point (with the ``load`` it fires);
+    ``system`` names a needle beam's target system or a needle missile's system type."""
 
     ship: str
     weapon: str
-    target: str
+    target: str | None = opt()
+    aim: Point | None = opt()
+    load: str | None = opt()
     system: str | None = opt()
 
 
@@ -74,6 +78,8 @@ class ResolvedShot(Part):
     rerolled: tuple[bool, ...] | None = opt()
     hits: int | None = opt()
     reroll_hits: int | None = opt()
+    drm: int | None = opt()  # at a group: its DRM on each die (F12)
+    kills: int | None = opt()  # at a group: fighters killed, a hit each (C1.iv)
     damage_rolled: tuple[int, ...] | None = opt()
     armour_damage: int | None = opt()
     hull_damage: int | None = opt()

@@ -26,12 +26,28 @@ class OwnerSide:
 
 
 @dataclass(frozen=True)
+class Withheld:
+    """Keys of the items of ``items`` with the ``flag`` key set that even the owner does not
+    receive (only the referee and the finished record): an AMT's homed point, say."""
+
+    items: str
+    flag: str
+    keys: frozenset[str]
+
+
+@dataclass(frozen=True)
 class OwnerShip:
-    """The side of the ship the ``owner`` key names receives it in full; the others a stub of
-    the ``stub`` keys (each with its value when absent), marked redacted."""
+    """The side of the ship the ``owner`` key names receives it in full (less what ``withheld``
+    names, not marked); the others a stub of the ``stub`` keys (each with its value when
+    absent), marked redacted."""
 
     owner: str
     stub: tuple[tuple[str, Any], ...]
+    withheld: Withheld | None = None
+
+    def withholds(self, data: Any) -> bool:
+        w = self.withheld
+        return w is not None and any(item.get(w.flag) for item in data.get(w.items, ()))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
+from typing import Protocol
 
+from app.rules.systems.bay_rows import (
+    BAY_GROUPS,
+    BAY_ROWS,
+    DRONE_GROUPS,
+    DRONE_TYPES,
+    FIGHTER_GROUPS,
+    FIGHTER_TYPES,
+    GROUP_SIZE,
+    STEALTH_GRADES,
+    GroupType,
+    StealthGrade,
+    group_points,
+)
 from app.rules.systems.hull import (
     HULL_ROW_COST,
     STEALTH_COST_PER_BOX,
@@ -34,6 +48,18 @@ from app.rules.systems.mass import (
     graser_mass,
     heavy_beam_mass,
     screen_mass,
+)
+from app.rules.systems.ordnance_rows import (
+    AMT,
+    HEAVY_MISSILE_TYPES,
+    LAUNCHER_TYPES,
+    LOAD_MASS,
+    ORDNANCE_ROWS,
+    RACK_SALVO_LOADS,
+    REACH,
+    SALVO_LOADS,
+    launch_kind,
+    loads_mass,
 )
 from app.rules.systems.profiles import (
     DAMAGE_PATHS,
@@ -58,25 +84,39 @@ from app.rules.systems.support_rows import SUPPORT_ROWS
 from app.rules.systems.weapon_rows import WEAPON_ROWS
 
 __all__ = [
+    "AMT",
+    "BAY_GROUPS",
     "BUILT_IN",
     "DAMAGE_PATHS",
     "DESIGNABLE_TYPES",
+    "DRONE_GROUPS",
+    "DRONE_TYPES",
     "EMP",
     "EMP_MAX_HITS",
     "EMP_VULNERABLE",
+    "FIGHTER_GROUPS",
+    "FIGHTER_TYPES",
     "FUSION",
     "FUSION_MODES",
+    "GROUP_SIZE",
     "HEAVY",
+    "HEAVY_MISSILE_TYPES",
     "HULL_ROW_COST",
+    "LAUNCHER_TYPES",
+    "LOAD_MASS",
     "MAX_STEALTH",
     "MODE_SWITCH_OFFLINE_TURNS",
     "NEEDLE",
     "PASSIVE_FIRE_CONTROL_RANGE",
     "PENETRATING",
+    "RACK_SALVO_LOADS",
+    "REACH",
+    "SALVO_LOADS",
     "SENSOR_GRADES",
     "STANDARD",
     "STEALTH_BAND_FACTOR",
     "STEALTH_COST_PER_BOX",
+    "STEALTH_GRADES",
     "STEALTH_LOST_AT",
     "SYSTEMS",
     "TORPEDO",
@@ -84,14 +124,20 @@ __all__ = [
     "FireBand",
     "Fit",
     "Grade",
+    "GroupType",
+    "StealthGrade",
     "SystemType",
     "beam_mass",
     "core_threshold_numbers",
     "ftl_mass",
     "gatling_mass",
     "graser_mass",
+    "group_points",
     "heavy_beam_mass",
     "hull_cost",
+    "launch_kind",
+    "loads_mass",
+    "loads_of",
     "profile",
     "row",
     "screen_mass",
@@ -104,9 +150,10 @@ __all__ = [
     "weak_arc_mass",
 ]
 
-# table order: the weapons (C1), then defences, electronics and hull systems (C3, C6)
+# table order: the weapons (C1), the ordnance (C2), the bays (C4.3, C5), then defences,
+# electronics and hull systems
 SYSTEMS: Mapping[str, SystemType] = MappingProxyType(
-    {r.type: r for r in (*WEAPON_ROWS, *SUPPORT_ROWS)}
+    {r.type: r for r in (*WEAPON_ROWS, *ORDNANCE_ROWS, *BAY_ROWS, *SUPPORT_ROWS)}
 )
 DESIGNABLE_TYPES: frozenset[str] = frozenset(SYSTEMS)
 WEAPON_TYPES: frozenset[str] = frozenset(t for t, r in SYSTEMS.items() if r.is_weapon)
@@ -162,12 +209,34 @@ def system_mass(
     weak_arcs: int = 0,
     level: int | None = None,
     grade: str | None = None,
+    load: str | None = None,
+    contents: int = 0,
 ) -> int:
-    """Mass of one system in a design of TMF ``design_mass`` (0 for an unknown type)."""
+    """Mass of one system in a design of TMF ``design_mass`` (0 for an unknown type).
+    ``load``: a rack's load; ``contents``: what a magazine's loads weigh (``loads_mass``)."""
     r = SYSTEMS.get(system_type)
     if r is None:
         return 0
-    return r.mass(Fit(design_mass, cls, arcs, adjacent, weak_arcs, level, grade))
+    return r.mass(Fit(design_mass, cls, arcs, adjacent, weak_arcs, level, grade, load, contents))
+
+
+class _Loaded(Protocol):
+    @property
+    def type(self) -> str: ...
+    @property
+    def load(self) -> str | None: ...
+
+
+def loads_of(spec: _Loaded) -> tuple[str, ...]:
+    """What a launcher can launch, by its type: a rack its own load (none while it has no load it
+    may hold), a salvo launcher every salvo load and heavy-missile type, a heavy-missile launcher
+    the heavy-missile types, an AMT launcher ``"amt"``; () for anything that launches nothing."""
+    r = SYSTEMS.get(spec.type)
+    if r is None or not r.is_launcher:
+        return ()
+    if r.rack:
+        return (spec.load,) if spec.load in r.fires else ()
+    return r.fires
 
 
 def weak_arc_mass(system_type: str, cls: int | None, count: int) -> int:

@@ -26,6 +26,8 @@ class Fit:
     weak_arcs: int = 0
     level: int | None = None
     grade: str | None = None
+    load: str | None = None  # a rack's load (its mass differs by load)
+    contents: int = 0  # the mass of what a magazine holds (its loads, or its public capacity)
 
 
 MassRule = Callable[[Fit], int]
@@ -54,7 +56,7 @@ class SystemType:
     type: str
     label: str
     section: str  # where the compendium (or RULES) describes it
-    family: str  # weapon | defence | electronics | hull
+    family: str  # weapon | ordnance | bay | defence | electronics | hull
     summary: str
     mass_rule: str  # the mass rule in words (per arc where it varies)
     cost_rule: str
@@ -83,11 +85,22 @@ class SystemType:
     supersedes: str | None = None  # a type it does the work of (area ECM is ECM itself)
     max_per_ship: int | None = None
     pending: str | None = None  # what does not happen in battle yet, and why (shown in the UI)
+    # ordnance (C2.2–C2.5): what it launches, and how it is loaded
+    fires: tuple[str, ...] = ()  # the load names it can launch (a rack: the loads it is built with)
+    rack: bool = False  # built with its one load (``load``), fired once per game
+    fed: bool = False  # fed from one magazine of the design (``magazine``)
+    stores: bool = False  # a magazine: holds ``loads`` (its public copy: ``capacity``)
+    holds: tuple[str, ...] = ()  # a bay: the group types its one group (``load``) may be
     decisions: tuple[str, ...] = ()
 
     @property
     def is_weapon(self) -> bool:
         return self.family == "weapon"
+
+    @property
+    def is_launcher(self) -> bool:
+        """Whether it launches markers (salvos, heavy missiles, AMTs: C2.2–C2.5)."""
+        return self.family == "ordnance" and bool(self.fires)
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -101,6 +114,10 @@ class SystemType:
                 ("mode", bool(self.modes)),
                 ("level", bool(self.levels)),
                 ("grade", bool(self.grades)),
+                ("load", self.rack or bool(self.holds)),
+                ("loads", self.stores),
+                ("magazine", self.fed),
+                ("capacity", self.stores),
             )
             if takes
         )

@@ -29,7 +29,11 @@ SUPPORT_ROWS: tuple[SystemType, ...] = (
         arcs_rule="none",
         fixed_mass=1,
         fixed_cost=3,
-        pending="ordnance and fighters are not in the game yet: PDS has nothing to shoot at",
+        decisions=(
+            "1BD* per PDS against one attacking marker in a defence window; a hit kills one "
+            "salvo missile, a modified 5+ destroys a heavy missile or AMT (a 6's reroll is a "
+            "further die); fires once per turn",
+        ),
     ),
     SystemType(
         type="adfc",
@@ -42,7 +46,10 @@ SUPPORT_ROWS: tuple[SystemType, ...] = (
         arcs_rule="none",
         fixed_mass=2,
         fixed_cost=8,
-        pending="ordnance and fighters are not in the game yet: ADFC has nothing to direct",
+        decisions=(
+            "lets its ship's PDS fire at an attack on one other friendly ship within 6 mu per "
+            "defence window; firing for another ship reveals the firer",
+        ),
     ),
     SystemType(
         type="screen",

@@ -1,0 +1,1 @@
+"""The edge: pure ASGI middleware between the network and the app."""
