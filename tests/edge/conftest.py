@@ -32,7 +32,7 @@ class Edge:
 
 @pytest.fixture
 async def edge(db_url: str, tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
-    """``async with edge(limit_games="2/minute", ...) as e``: an app with those settings."""
+    """``async with edge(limit_games="2/hour", ...) as e``: an app with those settings."""
     from contextlib import asynccontextmanager
 
     @asynccontextmanager

@@ -31,7 +31,7 @@ def wait_page(r: httpx.Response) -> int:
 
 
 async def test_the_lobby_form_over_the_limit_is_a_page_saying_how_long_to_wait(edge: Any) -> None:
-    async with edge(limit_games="1/minute") as e:
+    async with edge(limit_games="1/hour") as e:
         browser = Browser(e.client())
         assert (await browser.form("/games", LOBBY_FORM)).status_code == 201
         r = await browser.form("/games", LOBBY_FORM)
@@ -43,7 +43,7 @@ async def test_the_lobby_form_over_the_limit_is_a_page_saying_how_long_to_wait(e
 async def test_a_page_block_over_the_limit_gets_the_alert_on_top_of_itself(edge: Any) -> None:
     """htmx swaps 4xx answers into the block: the answer is the alert alone, put at the top
     of the block (HX-Reswap), so the controls stay where they were."""
-    async with edge(limit_commands="1/minute") as e:
+    async with edge(limit_commands="1/hour") as e:
         browser = Browser(e.client())
         made = await browser.form("/games", LOBBY_FORM)
         game_id = re.search(r"/games/([a-z0-9]+)", made.text)
@@ -59,7 +59,7 @@ async def test_a_page_block_over_the_limit_gets_the_alert_on_top_of_itself(edge:
 
 
 async def test_failed_admin_sign_ins_are_limited_but_the_real_token_signs_in(edge: Any) -> None:
-    async with edge(limit_admin_login="2/minute;3/hour") as e:
+    async with edge(limit_admin_login="2/hour;3/day") as e:
         browser = Browser(e.client())
         await browser.get("/referee")
         for _ in range(2):
@@ -75,7 +75,7 @@ async def test_failed_admin_sign_ins_are_limited_but_the_real_token_signs_in(edg
 
 
 async def test_forwarded_for_counts_only_from_a_trusted_proxy(edge: Any) -> None:
-    async with edge(limit_games="1/minute", trusted_proxies="127.0.0.1, 10.0.0.0/8") as e:
+    async with edge(limit_games="1/hour", trusted_proxies="127.0.0.1, 10.0.0.0/8") as e:
         proxy = e.client("127.0.0.1")
 
         async def create(client_address: str) -> httpx.Response:
@@ -93,7 +93,7 @@ async def test_forwarded_for_counts_only_from_a_trusted_proxy(edge: Any) -> None
 
 
 async def test_without_trusted_proxies_the_headers_are_ignored(edge: Any) -> None:
-    async with edge(limit_games="1/minute") as e:
+    async with edge(limit_games="1/hour") as e:
         c = e.client("127.0.0.1")
         headers = {"X-Forwarded-For": "203.0.113.5"}
         assert (await c.post(f"{API}/games", json=DUEL, headers=headers)).status_code == 201

@@ -43,7 +43,7 @@ async def test_two_apps_on_one_redis_share_the_count(
     apps = [
         create_app(
             make_settings(
-                db_url, tmp_path / str(n), rate_limit_storage=redis_url, limit_games="3/minute"
+                db_url, tmp_path / str(n), rate_limit_storage=redis_url, limit_games="3/hour"
             )
         )
         for n in range(2)
