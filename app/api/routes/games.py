@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Header, Query, Request
 
@@ -145,7 +145,7 @@ async def _command_shortcut(route: HotRoute, request: Request) -> FastJSON | Non
         body=body,
         commands=await get_commands(request),
         token=await bearer(headers.get(b"authorization")),
-        idempotency_key=key,
+        idempotency_key=cast(str, key),  # None if absent, as FastAPI passes it
     )
 
 
