@@ -14,7 +14,7 @@ from app.play import tokens
 from app.play.callers import ADMIN, Callers, token_hash
 from app.play.logbook import event_values, service_events
 from app.play.reading import Reading
-from app.rules import GameSetup, ShipEntry, game_started, seed_commitment, start_state
+from app.rules import GameSetup, GameState, ShipEntry, game_started, seed_commitment, start_state
 from app.rules.designs import Design, validate_design
 from app.rules.errors import DesignError, RulesError
 from app.rules.geometry import Table
@@ -186,6 +186,7 @@ class Lobby:
                 (req.creator, req.creator_name, tokens.digest(token)),
                 [(tokens.digest(code), side) for side, code in invites.items()],
             )
+        self.reading.states.put(game_id, state)  # committed: the claim needs no parsing
         return {
             "game_id": game_id,
             "side": req.creator,
@@ -214,14 +215,20 @@ class Lobby:
             seated = read.seated | {invite_side}
             starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
             data = {"side": invite_side, "name": name, "game_active": starts}
-            state, rows = service_events(state_from_dict(read.snapshot), [("seat_claimed", data)])
+            state, rows = service_events(self._state(read), [("seat_claimed", data)])
             status = GameStatus.ACTIVE if starts else None
             seat = (invite_side, name, tokens.digest(token))
             await SL.save_claim(
                 conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
             )
+        self.reading.states.put(game.id, state)  # committed: the first views need no parsing
         await self.db.hint(game.id, state.seq)
         return {"game_id": game.id, "side": invite_side, "token": token}
+
+    def _state(self, read: SL.ClaimRead) -> GameState:
+        """The locked game's state: the cached one at the row's seq (a new game's, put there
+        by ``create_game``), else parsed from the snapshot read with it."""
+        return self.reading.state_at(read.head.id, read.head.seq, read.snapshot)
 
     async def _claim_read(self, conn: AsyncConnection, code_hash: str) -> SL.ClaimRead:
         """The invite's game, locked, and the invite and live seats as they are now that it is

@@ -125,12 +125,12 @@ _INVITE_AND_SEATS = sa.select(
 
 async def read_for_claim(conn: AsyncConnection, code_hash: str) -> ClaimRead | None:
     """PostgreSQL only: the invite's game, locked, with the invite and the live seats read
-    after the lock; None if the code names no invite (or the caller is to take the general
-    path: the caller then reads it as before)."""
+    after the lock; None if the code names no invite (the caller then takes the general
+    path)."""
     locked = await driver.rows(conn, _LOCK_BY_INVITE, {"code_hash": code_hash})
     if not locked:
         return None
-    head, snapshot = head_of(locked[0]), locked[0].snapshot
+    head, snapshot = head_of(locked[0]), locked[0].snapshot  # locked: fresh
     found = await driver.rows(conn, _INVITE_AND_SEATS, {"code_hash": code_hash})
     if not found:
         return ClaimRead(head, snapshot, None, False, frozenset())
