@@ -38,6 +38,7 @@ import random
 import secrets
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -536,6 +537,11 @@ def add(total: dict[str, float], more: dict[str, float]) -> None:
         total[key] = total.get(key, 0.0) + value
 
 
+def per_request(spent: dict[str, float], stats: Stats) -> float:
+    """The server's CPU milliseconds per request (warm-up and wind-down included)."""
+    return spent["server"] * 1000 / max(stats.total, 1)
+
+
 def cpu_lines(spent: dict[str, float], stats: Stats) -> str:
     """Who used the shared cores during the run, and the CPU each request cost."""
     seconds = stats.wall
@@ -638,18 +644,28 @@ def main() -> int:
         stats, bare_stats = Stats(), Stats()
         spent: dict[str, float] = {}
         bare_spent: dict[str, float] = {}
-        for _ in range(rounds):
+        ratios: list[float] = []
+        for number in range(1, rounds + 1):
             assert ours.proc is not None
             before = _cpu_seconds()
-            stats.merge(asyncio.run(drive(ours.url, args.games, seconds, args.warmup, bot_worker)))
-            add(spent, cpu_spent(before, _cpu_seconds(), ours.proc.pid))
+            mine = asyncio.run(drive(ours.url, args.games, seconds, args.warmup, bot_worker))
+            used = cpu_spent(before, _cpu_seconds(), ours.proc.pid)
+            stats.merge(mine)
+            add(spent, used)
+            line = f"round {number}: ours {per_request(used, mine):.2f} ms/request"
             if bare is not None:
                 assert bare.proc is not None
                 before = _cpu_seconds()
-                bare_stats.merge(
-                    asyncio.run(drive(bare.url, args.games, seconds, args.warmup, bare_loop))
+                theirs = asyncio.run(drive(bare.url, args.games, seconds, args.warmup, bare_loop))
+                used_bare = cpu_spent(before, _cpu_seconds(), bare.proc.pid)
+                bare_stats.merge(theirs)
+                add(bare_spent, used_bare)
+                ratios.append(per_request(used, mine) / per_request(used_bare, theirs))
+                line += (
+                    f", bare {per_request(used_bare, theirs):.2f} ms/request,"
+                    f" ratio {ratios[-1]:.2f}"
                 )
-                add(bare_spent, cpu_spent(before, _cpu_seconds(), bare.proc.pid))
+            print(line + f"   (server CPU; load average {os.getloadavg()[0]:.2f})")
         for server in servers:
             server.stop()
 
@@ -675,6 +691,11 @@ def main() -> int:
             print(
                 f"\nratio ours/bare: commands {commands / bare_rate:.0%}, "
                 f"all requests {everything / bare_rate:.0%}   (target: >= 50%)"
+            )
+            ours_cpu, bare_cpu = per_request(spent, stats), per_request(bare_spent, bare_stats)
+            print(
+                f"server CPU per request, ours/bare: {ours_cpu / bare_cpu:.2f} over all rounds,"
+                f" median of the rounds {statistics.median(ratios):.2f}   (target: <= 1.4)"
             )
         print(f"our command p99: {p99:.1f} ms   (target: < 50 ms at 50 games on 2 cores)")
         print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))

@@ -14,7 +14,7 @@ from app.play import tokens
 from app.play.callers import ADMIN, Callers, token_hash
 from app.play.logbook import event_values, service_events
 from app.play.reading import Reading
-from app.rules import GameSetup, ShipEntry, game_started, seed_commitment, start_state
+from app.rules import GameSetup, GameState, ShipEntry, game_started, seed_commitment, start_state
 from app.rules.designs import Design, validate_design
 from app.rules.errors import DesignError, RulesError
 from app.rules.geometry import Table
@@ -23,6 +23,7 @@ from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES, GameStatus
 from app.store import designs as D
 from app.store import games as G
+from app.store import lobby as SL
 from app.store import queries as Q
 from app.store import seats as S
 from app.store.db import Database
@@ -175,15 +176,17 @@ class Lobby:
                 game_id, GameStatus.WAITING, False, req.spectators, req.creator, seed.hex(),
                 commitment, first.seq,
             )  # fmt: skip
-            await G.insert_game(conn, head, state_to_dict(state), event_values(first, state))
             token = tokens.new_token()
-            await S.add_seat(conn, game_id, req.creator, req.creator_name, tokens.digest(token))
-            invites = {}
-            for side in SIDES:
-                if side != req.creator:
-                    code = tokens.new_code()
-                    await S.add_invite(conn, tokens.digest(code), game_id, side)
-                    invites[side] = code
+            invites = {side: tokens.new_code() for side in SIDES if side != req.creator}
+            await SL.create_game(
+                conn,
+                head,
+                state_to_dict(state),
+                event_values(first, state),
+                (req.creator, req.creator_name, tokens.digest(token)),
+                [(tokens.digest(code), side) for side, code in invites.items()],
+            )
+        self.reading.states.put(game_id, state)  # committed: the claim needs no parsing
         return {
             "game_id": game_id,
             "side": req.creator,
@@ -199,32 +202,52 @@ class Lobby:
         would also play)."""
         code_hash = tokens.digest(code)
         async with self.db.unit() as conn:
-            offered = await S.invite(conn, code_hash)
-            if offered is None:
-                raise E.UnknownInvite("this invite code is not known")
-            read = await Q.read_for_change(conn, offered.game_id, None, lock=self.db.postgres)
-            if read is None or read.snapshot is None:
-                raise E.UnknownGame(f"there is no game {offered.game_id!r}")
-            game = read.head
-            invite = await S.invite(conn, code_hash)  # again, now that the game is locked
-            if invite is None or not invite.usable:
+            read = await self._claim_read(conn, code_hash)
+            game, invite_side = read.head, read.side
+            if invite_side is None or not read.usable:
                 raise E.Gone("this invite has already been used or was replaced")
             mine = await self.callers.held_seat(conn, game.id, held(game.id) if held else None)
             if mine is not None:
-                raise E.AlreadySeated(already_seated(mine, invite.side), game_id=game.id)
-            if await S.seated(conn, game.id, invite.side):
-                raise E.Gone(f"side {invite.side} is already seated")
+                raise E.AlreadySeated(already_seated(mine, invite_side), game_id=game.id)
+            if invite_side in read.seated:
+                raise E.Gone(f"side {invite_side} is already seated")
             token = tokens.new_token()
-            await S.add_seat(conn, game.id, invite.side, name, tokens.digest(token))
-            await S.mark_claimed(conn, code_hash)
-            seated = {side for side, _ in await S.live_seats(conn, game.id)} | {invite.side}
+            seated = read.seated | {invite_side}
             starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
-            data = {"side": invite.side, "name": name, "game_active": starts}
-            state, rows = service_events(state_from_dict(read.snapshot), [("seat_claimed", data)])
+            data = {"side": invite_side, "name": name, "game_active": starts}
+            state, rows = service_events(self._state(read), [("seat_claimed", data)])
             status = GameStatus.ACTIVE if starts else None
-            await G.save_game(conn, game.id, rows, state_to_dict(state), state.seq, status)
+            seat = (invite_side, name, tokens.digest(token))
+            await SL.save_claim(
+                conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
+            )
+        self.reading.states.put(game.id, state)  # committed: the first views need no parsing
         await self.db.hint(game.id, state.seq)
-        return {"game_id": game.id, "side": invite.side, "token": token}
+        return {"game_id": game.id, "side": invite_side, "token": token}
+
+    def _state(self, read: SL.ClaimRead) -> GameState:
+        """The locked game's state: the cached one at the row's seq (a new game's, put there
+        by ``create_game``), else parsed from the snapshot read with it."""
+        return self.reading.state_at(read.head.id, read.head.seq, read.snapshot)
+
+    async def _claim_read(self, conn: AsyncConnection, code_hash: str) -> SL.ClaimRead:
+        """The invite's game, locked, and the invite and live seats as they are now that it is
+        (PostgreSQL: ``SL.read_for_claim``; elsewhere, and for an unknown code, one by one)."""
+        if self.db.postgres:
+            read = await SL.read_for_claim(conn, code_hash)
+            if read is not None:
+                return read
+        offered = await S.invite(conn, code_hash)
+        if offered is None:
+            raise E.UnknownInvite("this invite code is not known")
+        locked = await Q.read_for_change(conn, offered.game_id, None, lock=self.db.postgres)
+        if locked is None or locked.snapshot is None:
+            raise E.UnknownGame(f"there is no game {offered.game_id!r}")
+        invite = await S.invite(conn, code_hash)  # again, now that the game is locked
+        seated = frozenset(side for side, _ in await S.live_seats(conn, offered.game_id))
+        if invite is None:
+            return SL.ClaimRead(locked.head, locked.snapshot, None, False, seated)
+        return SL.ClaimRead(locked.head, locked.snapshot, invite.side, invite.usable, seated)
 
     async def peek_invite(self, code: str, held: Held | None = None) -> dict[str, Any]:
         """What an invite offers, without claiming it (a link preview must not use it up);

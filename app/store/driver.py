@@ -19,11 +19,11 @@ sends ``BEGIN`` in the same round trip as its first statement (psycopg's pipelin
 
 from __future__ import annotations
 
-import json
 from collections import namedtuple
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import psycopg
 import sqlalchemy as sa
 from psycopg.pq import TransactionStatus
@@ -80,9 +80,13 @@ def wants_transaction(conn: AsyncConnection | Connection, driver: Any) -> bool:
     return sync is None or not sync.get_execution_options().get(READS, False)
 
 
-async def rows(conn: AsyncConnection, statement: Any, params: dict[str, Any]) -> list[Any]:
+async def rows(
+    conn: AsyncConnection, statement: Any, params: dict[str, Any], last: bool = False
+) -> list[Any]:
     """Run one of the store's module-level statements; its result rows (none for a write
-    without ``RETURNING``)."""
+    without ``RETURNING``). ``last``: the unit of work's last statement — on PostgreSQL its
+    ``COMMIT`` goes in the same round trip (the unit's own commit then has nothing to do);
+    elsewhere the unit commits as usual."""
     if conn.dialect.name != "postgresql":
         result = await conn.execute(statement, params)
         return list(result.all()) if result.returns_rows else []
@@ -90,10 +94,14 @@ async def rows(conn: AsyncConnection, statement: Any, params: dict[str, Any]) ->
     driver = await driver_of(conn)
     values = {**compiled.defaults, **params} if compiled.defaults else params
     try:
-        if wants_transaction(conn, driver):
+        begin = wants_transaction(conn, driver)
+        if begin or last:
             async with driver.pipeline():
-                await driver.execute("BEGIN")
+                if begin:
+                    await driver.execute("BEGIN")
                 cursor = await driver.execute(compiled.sql, values)
+                if last:  # not run if the statement fails: the unit then rolls back
+                    await driver.execute("COMMIT")
                 found = await cursor.fetchall() if compiled.row is not None else []
         else:
             cursor = await driver.execute(compiled.sql, values)
@@ -110,4 +118,6 @@ def json_param(conn: AsyncConnection, value: Any) -> Any:
 
 
 def to_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (orjson: the snapshot of every command goes through here). Keys that
+    are not strings become strings, as the json module makes them."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

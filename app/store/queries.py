@@ -225,7 +225,8 @@ async def save_command(
     reply: dict[str, Any] | None,
 ) -> None:
     """Append the events, save the snapshot at ``seq`` and the idempotency record (if any):
-    one statement on PostgreSQL, plain Core statements elsewhere."""
+    one statement on PostgreSQL, plain Core statements elsewhere. The unit's last statement:
+    on PostgreSQL it commits (nothing may follow it in the unit)."""
     now = utcnow()
     if conn.dialect.name == "postgresql":
         params: dict[str, Any] = {
@@ -236,11 +237,12 @@ async def save_command(
             "status": status,
             "now": now,
         }
+        # a command's last statement: the commit goes with it (``driver.rows``)
         if reply is None:
-            await driver.rows(conn, _PG_SAVE_COMMAND, params)
+            await driver.rows(conn, _PG_SAVE_COMMAND, params, last=True)
         else:
             params.update(reply, response=driver.to_json(reply["response"]))
-            await driver.rows(conn, _PG_SAVE_COMMAND_AND_REPLY, params)
+            await driver.rows(conn, _PG_SAVE_COMMAND_AND_REPLY, params, last=True)
         return
     if rows:
         await conn.execute(

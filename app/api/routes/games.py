@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Header, Query
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Header, Query, Request
 
+from app.api import hot
+from app.api.hot import HotRoute
+from app.api.responses import FastJSON
 from app.api.schemas import (
     CommandIn,
     CommandOut,
@@ -19,11 +21,12 @@ from app.api.schemas import (
     ViewOut,
     command_dict,
 )
-from app.deps import CommandsDep, LobbyDep, ReadingDep, TokenDep
+from app.deps import CommandsDep, LobbyDep, ReadingDep, TokenDep, bearer, get_commands, get_reading
 from app.play.lobby import NewGame, NewShip, NewSide
 from app.problems import documented
 
-router = APIRouter(tags=["games"])
+# the view and the command take the short way through FastAPI when they can (``app.api.hot``)
+router = APIRouter(tags=["games"], route_class=HotRoute)
 
 
 def _new_game(body: CreateGameIn) -> NewGame:
@@ -75,9 +78,21 @@ async def list_games(lobby: LobbyDep, token: TokenDep) -> dict[str, Any]:
     responses=documented(401, 403, 404, 422),
     summary="The caller's view of the game",
 )
-async def get_view(game_id: str, reading: ReadingDep, token: TokenDep) -> JSONResponse:
+async def get_view(game_id: str, reading: ReadingDep, token: TokenDep) -> FastJSON:
     # the room builds exactly the documented shape; skip re-validating it on the hot path
-    return JSONResponse(await reading.view(game_id, token))
+    return FastJSON(await reading.view(game_id, token))
+
+
+@hot.shortcut(get_view)
+async def _view_shortcut(_: HotRoute, request: Request) -> FastJSON | None:
+    headers = hot.single_headers(request, b"authorization")
+    if headers is None:
+        return None
+    return await get_view(
+        game_id=request.path_params["game_id"],
+        reading=await get_reading(request),
+        token=await bearer(headers.get(b"authorization")),
+    )
 
 
 @router.get(
@@ -91,8 +106,8 @@ async def get_events(
     reading: ReadingDep,
     token: TokenDep,
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
-) -> JSONResponse:
-    return JSONResponse(await reading.events(game_id, token, after))
+) -> FastJSON:
+    return FastJSON(await reading.events(game_id, token, after))
 
 
 @router.post(
@@ -108,9 +123,30 @@ async def post_command(
     token: TokenDep,
     # optional but never null (a header has no null: the document offers none); None if absent
     idempotency_key: str = Header(None, min_length=1, max_length=200, alias="Idempotency-Key"),
-) -> JSONResponse:
+) -> FastJSON:
     result = await commands.command(game_id, token, command_dict(body), idempotency_key)
-    return JSONResponse(result.body, status_code=result.status)
+    return FastJSON(result.body, status_code=result.status)
+
+
+@hot.shortcut(post_command)
+async def _command_shortcut(route: HotRoute, request: Request) -> FastJSON | None:
+    headers = hot.single_headers(request, b"authorization", b"idempotency-key", b"content-type")
+    if headers is None:
+        return None
+    key = headers.get(b"idempotency-key")
+    if key is not None and not 1 <= len(key) <= 200:
+        return None
+    # FastAPI reads the body before it solves the dependencies, and so does this
+    body = await hot.json_object(route, request, headers.get(b"content-type"))
+    if body is None:
+        return None
+    return await post_command(
+        game_id=request.path_params["game_id"],
+        body=body,
+        commands=await get_commands(request),
+        token=await bearer(headers.get(b"authorization")),
+        idempotency_key=cast(str, key),  # None if absent, as FastAPI passes it
+    )
 
 
 @router.get(
