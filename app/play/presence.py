@@ -180,6 +180,7 @@ class PresenceTracker:
         # the seat's row that the heartbeat refreshes from now on is fresh at once
         heir = [c.row for c in still if c.seat == contact.seat and c.row is not None][:1]
         async with self.db.unit() as conn:
+            await P.lock(conn, [contact.row, *heir])
             await P.closed(conn, contact.row)
             await P.beat(conn, heir)
 

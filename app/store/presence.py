@@ -103,9 +103,24 @@ async def opened(conn: AsyncConnection, conn_id: str, game_id: str, seat: str, k
     )
 
 
+async def lock(conn: AsyncConnection, conn_ids: list[str]) -> None:
+    """Locks the rows a transaction will write, in id order (PostgreSQL; SQLite's one writer
+    needs none): a heartbeat and the closes overlapping it each write several rows, and in
+    another order two of them would each wait for the other's row (a deadlock, which aborts
+    one of them)."""
+    if conn_ids and conn.dialect.name == "postgresql":
+        await conn.execute(
+            sa.select(presence.c.id)
+            .where(presence.c.id.in_(conn_ids))
+            .order_by(presence.c.id)
+            .with_for_update()
+        )
+
+
 async def beat(conn: AsyncConnection, conn_ids: list[str]) -> None:
     """One heartbeat for many rows (one per seat and game of a worker)."""
     if conn_ids:
+        await lock(conn, conn_ids)
         await conn.execute(
             sa.update(presence).where(presence.c.id.in_(conn_ids)).values(last_seen=utcnow())
         )
@@ -124,11 +139,16 @@ async def closed(conn: AsyncConnection, conn_id: str) -> None:
     await conn.execute(
         sa.update(presence).where(presence.c.id == conn_id).values(closed_at=now, last_seen=now)
     )
-    await conn.execute(
-        sa.delete(presence).where(
+    # rows another transaction holds are left for a later close: waiting for them here, while
+    # holding this close's own rows, could close a cycle of waits with a heartbeat
+    older = (
+        sa.select(presence.c.id)
+        .where(
             presence.c.game_id == row.game_id,
             presence.c.seat == row.seat,
             presence.c.id != conn_id,
             presence.c.closed_at.is_not(None),
         )
+        .with_for_update(skip_locked=True)
     )
+    await conn.execute(sa.delete(presence).where(presence.c.id.in_(older.scalar_subquery())))
