@@ -13,6 +13,7 @@ import httpx
 
 from app.main import create_app
 from app.play.presence import HERE, PresenceTracker
+from app.store import presence as P
 from app.store.db import Database
 from tests.conftest import make_settings
 
@@ -46,8 +47,6 @@ async def test_closes_and_heartbeats_of_one_seat_never_deadlock(
                 rows = HERE.beacons()  # listed now, written after some closes began
                 await asyncio.sleep(rng.random() * 0.002)
                 async with db.unit() as conn:
-                    from app.store import presence as P
-
                     await P.beat(conn, rows)
 
             work = [tracker.close(c) for c in contacts]
