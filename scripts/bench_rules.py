@@ -33,8 +33,9 @@
    ping) so all see the same machine load; the median per command of each and their ratio
    (target at most 1.5 against the volley's commands).
 4. Whole random games of the "Missile duel" scenario next to the duel's, replayed through
-   ``decide`` + ``evolve`` in turn a few rounds: the median time per command of each and their
-   ratio (issue 12's target: at most 1.5).
+   ``decide`` + ``evolve`` in turn ``--rounds`` times: the median time per command of each and
+   their ratio, by CPU time and by the wall clock (issue 12's target: at most 1.5).
+   ``--scenarios-only`` runs 4 and 5 alone.
 5. The same for the "Carrier hunt" scenario (four fighter groups against three drone groups:
    launches, group moves, line of sight, the fighters step, attack runs, dogfights and
    interception, as the random player plays them) next to the duel (issue 13's target: at most
@@ -261,6 +262,7 @@ def against(rev: str, pairs: int, rounds: int) -> None:
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duels-only", action="store_true", help="part 0 alone")
+    parser.add_argument("--scenarios-only", action="store_true", help="parts 4 and 5 alone")
     parser.add_argument("--rounds", type=int, default=7, help="replays of the 60 duels")
     parser.add_argument("--json", action="store_true", help="part 0's raw figures as JSON")
     parser.add_argument("--tree", help="measure the engine of this source tree")
@@ -559,14 +561,15 @@ def _recorded_games(scenario: str, n: int) -> list[tuple[GameState, DiceSource, 
     return games
 
 
-def _per_command(games: list[tuple[GameState, DiceSource, list[Any]]]) -> float:
-    commands, t0 = 0, time.perf_counter()
+def _per_command(games: list[tuple[GameState, DiceSource, list[Any]]]) -> tuple[float, float]:
+    """(wall, CPU) seconds a command of one replay of ``games``."""
+    commands, c0, t0 = 0, time.process_time(), time.perf_counter()
     for start, dice, sent in games:
         state = start
         for seat, command in sent:
             state = decide(state, seat, command, dice).state
         commands += len(sent)
-    return (time.perf_counter() - t0) / commands
+    return (time.perf_counter() - t0) / commands, (time.process_time() - c0) / commands
 
 
 def bench_scenario_games(scenario: str, n: int, rounds: int, issue: int) -> None:
@@ -574,17 +577,17 @@ def bench_scenario_games(scenario: str, n: int, rounds: int, issue: int) -> None
     the two measured in turn ``rounds`` times so both see the same machine load (the issue's
     target: within 1.5×)."""
     games = {name: _recorded_games(name, k) for name, k in (("duel", 30), (scenario, n))}
-    times: dict[str, list[float]] = {name: [] for name in games}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in games}
     for _ in range(rounds):
         for name, recorded in games.items():
             times[name].append(_per_command(recorded))
-    duel, other = (statistics.median(times[name]) for name in ("duel", scenario))
-    print(
-        f"    duel          median {1e6 * duel:6.1f} µs a command\n"
-        f"    {scenario:<13} median {1e6 * other:6.1f} µs a command\n"
-        f"    ratio {other / duel:.2f} (issue {issue}'s target: at most 1.5); {rounds} rounds, "
-        "alternating"
-    )
+    for i, clock in ((1, "CPU time"), (0, "wall clock")):
+        duel, other = (statistics.median(t[i] for t in times[name]) for name in ("duel", scenario))
+        print(
+            f"    by {clock}: duel median {1e6 * duel:6.1f} µs a command, {scenario} "
+            f"{1e6 * other:6.1f} µs; ratio {other / duel:.2f} (issue {issue}'s target: at most "
+            f"1.5); {rounds} rounds, alternating"
+        )
 
 
 def main() -> None:
@@ -596,6 +599,11 @@ def main() -> None:
         games = load_duels(args.load_commands) if args.load_commands else record_duels()
         for _ in range(args.replay_only):
             replay_duels(games)
+        return
+    if args.scenarios_only:  # parts 4 and 5 alone
+        bench_scenario_games("missile_duel", 12, rounds=args.rounds, issue=12)
+        bench_scenario_games("carrier_hunt", 12, rounds=args.rounds, issue=13)
+        print(f"  load average {os.getloadavg()[0]:.1f}")
         return
     if args.duels_only:
         figures = headline(args.rounds, args.load_commands, args.save_commands)

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rules import damage as dmg
 from app.rules.dice import DiceSource, Roller
-from app.rules.events import Event
+from app.rules.events import Event, read_body
 from app.rules.evolve import TURN_COUNTED_CONTROL, evolve
 from app.rules.state import GameState
 from app.rules.winning import discarded_at_finish
@@ -30,7 +30,8 @@ class Builder:
     def emit(self, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
         if kind in _ACTIVATION_KINDS and self.state.rules_version not in TURN_COUNTED_CONTROL:
             data = _command_bridge_count(self.state, kind, data)
-        event = Event(self.state.seq + 1, self.state.turn if turn is None else turn, kind, data)
+        body = read_body(kind, data)  # checked: BadEvent
+        event = Event.of(self.state.seq + 1, self.state.turn if turn is None else turn, body)
         self.state = evolve(self.state, event)
         self.events.append(event)
         return event

@@ -78,7 +78,7 @@ def evolve(state: GameState, event: Event) -> GameState:
     next_roll = max(new.next_roll, max(rolls) + 1) if rolls else new.next_roll
     if new is state:  # nothing changed: a copy, the input stays as it was
         new = object.__new__(GameState)
-        new.__dict__.update(state.__dict__)
+        object.__setattr__(new, "__dict__", state.__dict__.copy())  # a block copy (``frozen``)
     # stamped in place: every handler returns its input or a state it has just built, which
     # nobody else holds yet (one copy of the state less per event)
     new.__dict__.update(seq=event.seq, next_roll=next_roll)

@@ -22,6 +22,7 @@ T = TypeVar("T")
 
 # per class: its field names, or None where ``replace`` must do the work
 _PLAIN: dict[type, frozenset[str] | None] = {}
+_set_attr = object.__setattr__  # past the frozen dataclass's own __setattr__
 
 
 def _plain_fields(cls: type) -> frozenset[str] | None:
@@ -47,8 +48,13 @@ def _amend(value: T, /, **changes: Any) -> T:
     if not names.issuperset(changes):
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+    # a copy of the dict, then the changes, then the copy set as the new value's dict: copying a
+    # whole dict is one block copy, where updating an empty ``new.__dict__`` from it inserts
+    # key by key (half the instructions of an amend of a ship's forty fields)
+    fields = value.__dict__.copy()
+    fields.update(changes)
     new = object.__new__(cls)
-    new.__dict__.update(value.__dict__, **changes)
+    _set_attr(new, "__dict__", fields)
     return new
 
 

@@ -72,9 +72,9 @@ class _Slot:
     plain: frozenset[type]  # the types of values kept as they are, without calling ``decode``
 
 
-# how ``_read`` takes one key: (attribute, 1 if required, value types kept as they are, item
-# types of a list kept as a tuple of them or None, the decoder for anything else)
-_Reader = tuple[str, int, frozenset[type], frozenset[type] | None, Decode]
+# how ``_read`` takes one key: (attribute, value types kept as they are, item types of a list
+# kept as a tuple of them or None, the decoder for anything else)
+_Reader = tuple[str, frozenset[type], frozenset[type] | None, Decode]
 
 
 @dataclass(frozen=True)
@@ -127,16 +127,15 @@ class Part:
         values: dict[str, object] = {}
         extra: dict[str, Json] = {}
         readers = layout.readers
-        required = 0
         for k, v in data.items():
-            reader = readers.get(k)
-            if reader is None:
+            # an index, not ``readers.get``: a key the type does not declare is rare
+            try:
+                attr, plain, items, decode = readers[k]
+            except KeyError:
                 extra[k] = v
                 continue
             # the common cases are checked inline, without a call: a number, a string, a list of
             # numbers (this runs for every event the engine emits)
-            attr, needed, plain, items, decode = reader
-            required += needed
             if type(v) in plain:
                 values[attr] = v
                 continue
@@ -151,7 +150,7 @@ class Part:
                 values[attr] = decode(v)
             except _Misfit as misfit:
                 raise _Misfit(misfit.message, f".{k}{misfit.path}") from None
-        if required != len(layout.required):
+        if not data.keys() >= layout.required:  # one set test, not a count kept key by key
             missing = sorted(layout.required - data.keys())
             raise _Misfit(f"{missing[0]!r} is missing")
         # built without __init__: every field is set here, checked, once per event read
@@ -213,7 +212,7 @@ def _reader(slot: _Slot, tp: Any) -> _Reader:
         args = typing.get_args(tp)
     decode = _codec(tp)[0]
     items = _plain(args[0]) if typing.get_origin(tp) is tuple and _plain(args[0]) else None
-    return slot.attr, int(slot.required), slot.plain, items, decode
+    return slot.attr, slot.plain, items, decode
 
 
 def _plain(tp: Any) -> frozenset[type]:
