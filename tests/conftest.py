@@ -166,7 +166,22 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> LiveServer:
+    def start(self, timeout: float = 60.0) -> LiveServer:
+        """Start the server and wait until it answers ``/readyz`` and its log says it listens on
+        its port: the port was free when ``free_port`` chose it, but another process on the
+        machine may take it before the server binds it. Then this server exits with "address
+        already in use" and starts again on another port (a fault of the machine's sharing, not
+        of the server); and a ``/readyz`` answered meanwhile by that other process is never
+        taken for this server's."""
+        for _ in range(3):
+            if self._start_once(timeout):
+                return self
+            self.port = free_port()
+            self.log_path = self.data_dir.parent / f"server-{self.port}.log"
+        raise RuntimeError(f"no free port three times: {self.log_tail()}")
+
+    def _start_once(self, timeout: float) -> bool:
+        """True once the server is ready; False if its port was taken first."""
         env = {
             **os.environ,
             "PINGDUEL_DATABASE_URL": self.db_url,
@@ -195,18 +210,22 @@ class LiveServer:
                 stderr=log,
                 start_new_session=True,  # its own process group: workers die with it
             )
+        listening = f"Uvicorn running on http://127.0.0.1:{self.port} "
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if "address already in use" in self.log_tail().lower():
+                    return False
                 raise RuntimeError(f"server exited: {self.log_tail()}")
             try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return self
+                ready = httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200
+                if ready and listening in self.log_tail(1_000_000):
+                    return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("server did not become ready")
+        raise RuntimeError(f"server did not become ready in {timeout} s: {self.log_tail()}")
 
     def log_tail(self, size: int = 4000) -> str:
         """The end of what the server wrote to stderr (for a failure's report)."""
