@@ -206,6 +206,20 @@ def settled(page: Page, seq: int) -> None:
     page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
 
 
+def first_event(referee: Referee, game_id: str, kind: str) -> dict[str, Any]:
+    """The game's first event of type ``kind``, waiting for it as long as a page's wait
+    (``TIMEOUT_MS``): a command sent by a click is answered in its own time on a loaded
+    machine; an event that never comes fails, naming the events there are."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while True:
+        events = referee.events(game_id)
+        found = next((e for e in events if e["type"] == kind), None)
+        if found is not None:
+            return found
+        assert time.monotonic() < deadline, (kind, [e["type"] for e in events])
+        time.sleep(0.1)
+
+
 def latest_seq(referee: Referee, game_id: str) -> int:
     return int(referee.view(game_id)["seq"])
 
