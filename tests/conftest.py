@@ -277,8 +277,10 @@ def live_server(
             print(f"\n== the server's stderr (end) ==\n{server.log_tail()}")
 
 
-async def settle(predicate: object, timeout: float = 10.0) -> None:
-    """Poll an async predicate until it is true (for things that happen asynchronously)."""
+async def settle(predicate: object, timeout: float = 30.0) -> None:
+    """Poll an async predicate until it is true (for things that happen asynchronously: a
+    stream's close noticed, a NOTIFY heard, a server started). The timeout only bounds how
+    long a failure takes to show: on a loaded machine these take seconds, never 30."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if await predicate():  # type: ignore[operator]

@@ -40,7 +40,7 @@ async def serving(db_url: str, tmp_path: Path) -> AsyncIterator[tuple[FastAPI, s
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
-    await settle(lambda: _true(server.started), timeout=15)
+    await settle(lambda: _true(server.started))
     try:
         yield app, f"http://127.0.0.1:{port}"
     finally:
