@@ -5,6 +5,13 @@ set to a PostgreSQL URL (``postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 database created on that server for each test and dropped after it. Tests that need PostgreSQL
 whatever the backend (LISTEN/NOTIFY across workers) use ``pg_url``, which falls back to the
 local server; in CI an unreachable PostgreSQL is a failure, never a skip.
+
+Hypothesis runs every property test with the same examples on every machine and every run
+(the "pingduel" profile: derandomized, as Hypothesis's own "ci" profile does when ``CI`` is
+set) and never fails one for time: no deadline, no "too slow" health check — on a loaded
+machine an example or its data generation that takes longer than usual is not a fault. To
+search for new counterexamples, run with ``HYPOTHESIS_PROFILE=explore`` (random examples, the
+example database in ``.hypothesis/``).
 """
 
 from __future__ import annotations
@@ -23,10 +30,21 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 
 from app.config import Settings
 from app.main import create_app
 from app.store.migrate import upgrade
+
+settings.register_profile(
+    "pingduel",
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pingduel"))
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
