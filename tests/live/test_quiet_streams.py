@@ -147,6 +147,13 @@ async def test_a_seats_heartbeat_is_one_row_per_beat_whatever_its_streams(
             await settle(lambda: _true(app.state.hub.count(duel.game_id) == 9))
             # each open is written as the stream starts, before it reads anything
             await settle(lambda: _rows_are(db, duel.game_id, 9))
+            # and the worker holds every one in memory: a stream's row is committed a moment
+            # before the worker adds it to what its heartbeat refreshes, so a beat that began in
+            # between refreshes A's row alone (and was counted below as a beat of one row); the
+            # second beat from now began after the first ended, when the worker held them all
+            await settle(lambda: _holds(client, duel.game_id, (6, 2, 1)))
+            held = app.state.presence.beats
+            await settle(lambda: _true(app.state.presence.beats >= held + 2))
             sql = Statements(db)
             beats = app.state.presence.beats
             await settle(lambda: _true(app.state.presence.beats >= beats + 4))
@@ -158,6 +165,12 @@ async def test_a_seats_heartbeat_is_one_row_per_beat_whatever_its_streams(
             seen = await referee_presence(client, duel.game_id)
             assert (seen["A"]["streams"], seen["A"]["pages"], seen["B"]["streams"]) == (6, 2, 1)
             assert seen["A"]["connected"] and seen["B"]["connected"]
+
+
+async def _holds(client: httpx.AsyncClient, game_id: str, counts: tuple[int, int, int]) -> bool:
+    """The worker holds (A's streams, A's pages, B's streams) open, as the referee sees them."""
+    seen = await referee_presence(client, game_id)
+    return (seen["A"]["streams"], seen["A"]["pages"], seen["B"]["streams"]) == counts
 
 
 async def test_the_log_is_rechecked_once_per_game_not_per_stream(
