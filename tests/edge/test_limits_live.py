@@ -15,12 +15,13 @@ import pytest
 
 from tests.conftest import LiveServer
 from tests.edge.conftest import clear_of_the_hours_end
+from tests.live import KEEPALIVE
 
 API = "/api/v1"
 
 
 def client_from(server: LiveServer, address: str) -> httpx.AsyncClient:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = httpx.AsyncHTTPTransport(local_address=address, limits=KEEPALIVE)
     return httpx.AsyncClient(transport=transport, base_url=server.url, timeout=20)
 
 
