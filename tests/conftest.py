@@ -174,7 +174,7 @@ class LiveServer:
         self.data_dir = data_dir
         self.workers = workers
         self.extra_env = env
-        self.port = free_port()
+        self.port = self._chosen = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         # a file, not a pipe: nobody reads a pipe while the server runs, and a full one (64 KiB
         # of warnings) would block the server's next write to stderr mid-request
@@ -190,13 +190,16 @@ class LiveServer:
         machine may take it before the server binds it. Then this server exits with "address
         already in use" and starts again on another port (a fault of the machine's sharing, not
         of the server); and a ``/readyz`` answered meanwhile by that other process is never
-        taken for this server's."""
+        taken for this server's. A port the test set itself (a restart on the same address)
+        is never changed: taken, it fails the start."""
         for _ in range(3):
             if self._start_once(timeout):
                 return self
-            self.port = free_port()
+            if self.port != self._chosen:
+                break
+            self.port = self._chosen = free_port()
             self.log_path = self.data_dir.parent / f"server-{self.port}.log"
-        raise RuntimeError(f"no free port three times: {self.log_tail()}")
+        raise RuntimeError(f"port {self.port} was taken: {self.log_tail()}")
 
     def _start_once(self, timeout: float) -> bool:
         """True once the server is ready; False if its port was taken first."""
