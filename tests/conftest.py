@@ -5,6 +5,13 @@ set to a PostgreSQL URL (``postgresql+psycopg://postgres@127.0.0.1:5432/postgres
 database created on that server for each test and dropped after it. Tests that need PostgreSQL
 whatever the backend (LISTEN/NOTIFY across workers) use ``pg_url``, which falls back to the
 local server; in CI an unreachable PostgreSQL is a failure, never a skip.
+
+Hypothesis runs every property test with the same examples on every machine and every run
+(the "pingduel" profile: derandomized, as Hypothesis's own "ci" profile does when ``CI`` is
+set) and never fails one for time: no deadline, no "too slow" health check — on a loaded
+machine an example or its data generation that takes longer than usual is not a fault. To
+search for new counterexamples, run with ``HYPOTHESIS_PROFILE=explore`` (random examples, the
+example database in ``.hypothesis/``).
 """
 
 from __future__ import annotations
@@ -23,10 +30,21 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 
 from app.config import Settings
 from app.main import create_app
 from app.store.migrate import upgrade
+
+settings.register_profile(
+    "pingduel",
+    derandomize=True,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pingduel"))
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -156,7 +174,7 @@ class LiveServer:
         self.data_dir = data_dir
         self.workers = workers
         self.extra_env = env
-        self.port = free_port()
+        self.port = self._chosen = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         # a file, not a pipe: nobody reads a pipe while the server runs, and a full one (64 KiB
         # of warnings) would block the server's next write to stderr mid-request
@@ -166,7 +184,25 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> LiveServer:
+    def start(self, timeout: float = 60.0) -> LiveServer:
+        """Start the server and wait until it answers ``/readyz`` and its log says it listens on
+        its port: the port was free when ``free_port`` chose it, but another process on the
+        machine may take it before the server binds it. Then this server exits with "address
+        already in use" and starts again on another port (a fault of the machine's sharing, not
+        of the server); and a ``/readyz`` answered meanwhile by that other process is never
+        taken for this server's. A port the test set itself (a restart on the same address)
+        is never changed: taken, it fails the start."""
+        for _ in range(3):
+            if self._start_once(timeout):
+                return self
+            if self.port != self._chosen:
+                break
+            self.port = self._chosen = free_port()
+            self.log_path = self.data_dir.parent / f"server-{self.port}.log"
+        raise RuntimeError(f"port {self.port} was taken: {self.log_tail()}")
+
+    def _start_once(self, timeout: float) -> bool:
+        """True once the server is ready; False if its port was taken first."""
         env = {
             **os.environ,
             "PINGDUEL_DATABASE_URL": self.db_url,
@@ -195,18 +231,22 @@ class LiveServer:
                 stderr=log,
                 start_new_session=True,  # its own process group: workers die with it
             )
+        listening = f"Uvicorn running on http://127.0.0.1:{self.port} "
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if "address already in use" in self.log_tail().lower():
+                    return False
                 raise RuntimeError(f"server exited: {self.log_tail()}")
             try:
-                if httpx.get(f"{self.url}/readyz", timeout=1).status_code == 200:
-                    return self
+                ready = httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200
+                if ready and listening in self.log_tail(1_000_000):
+                    return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("server did not become ready")
+        raise RuntimeError(f"server did not become ready in {timeout} s: {self.log_tail()}")
 
     def log_tail(self, size: int = 4000) -> str:
         """The end of what the server wrote to stderr (for a failure's report)."""
@@ -258,8 +298,10 @@ def live_server(
             print(f"\n== the server's stderr (end) ==\n{server.log_tail()}")
 
 
-async def settle(predicate: object, timeout: float = 10.0) -> None:
-    """Poll an async predicate until it is true (for things that happen asynchronously)."""
+async def settle(predicate: object, timeout: float = 30.0) -> None:
+    """Poll an async predicate until it is true (for things that happen asynchronously: a
+    stream's close noticed, a NOTIFY heard, a server started). The timeout only bounds how
+    long a failure takes to show: on a loaded machine these take seconds, never 30."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if await predicate():  # type: ignore[operator]

@@ -21,6 +21,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import (
+    TIMEOUT_MS,
     OpenPage,
     Referee,
     assert_same_document,
@@ -31,7 +32,9 @@ from tests.browser.conftest import (
 )
 from tests.conftest import LiveServer
 
-PRESENCE_MS = 8_000  # "within a few seconds": the live server re-checks every 0.5 s
+# "within a few seconds": the live server re-checks every 0.5 s; the wait is a page's usual one
+# (8 s was within reach of a stall under load)
+PRESENCE_MS = TIMEOUT_MS
 
 
 def pill(page: Page, side: str) -> Locator:

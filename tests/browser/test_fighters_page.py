@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     click_table,
     create_and_claim,
     enter_by_seat_link,
+    first_event,
     screenshot,
     settled,
 )
@@ -182,13 +183,7 @@ def test_launch_move_attack_and_defend_with_fighters(
     expect(defend.locator(f'option[value="{gid}"]').first).to_be_attached()
     _shot(b, "defend")
     defend.locator("button.primary").click()
-    attack = None
-    for _ in range(50):
-        attack = next((e for e in referee.events(game.id) if e["type"] == "fighters_attack"), None)
-        if attack:
-            break
-        b.wait_for_timeout(100)
-    assert attack is not None, [e["type"] for e in referee.events(game.id)]
+    attack = first_event(referee, game.id, "fighters_attack")
     settled(a, referee.events(game.id)[-1]["seq"])
     expect(a.locator("#log")).to_contain_text(f"Your fighter group {gid}")
     expect(a.locator("#log")).to_contain_text("attacked Vigilant")

@@ -21,6 +21,7 @@ from tests.browser.conftest import (
     click_table,
     create_and_claim,
     enter_by_seat_link,
+    first_event,
     screenshot,
     settled,
 )
@@ -164,14 +165,7 @@ def test_aim_a_salvo_see_it_and_defend_against_it(
     expect(form).to_contain_text("missiles shot down")
     _shot(b, "defend")
     form.locator("button.primary").click()
-    attack = None
-    for _ in range(50):
-        events = referee.events(duel.id)
-        attack = next((e for e in events if e["type"] == "salvo_attack"), None)
-        if attack:
-            break
-        b.wait_for_timeout(100)
-    assert attack is not None, [e["type"] for e in referee.events(duel.id)]
+    attack = first_event(referee, duel.id, "salvo_attack")
     settled(a, referee.events(duel.id)[-1]["seq"])
     d = attack["data"]
     n = d["missiles_die"]

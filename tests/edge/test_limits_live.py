@@ -14,12 +14,14 @@ import httpx
 import pytest
 
 from tests.conftest import LiveServer
+from tests.edge.conftest import clear_of_the_hours_end
+from tests.live import KEEPALIVE
 
 API = "/api/v1"
 
 
 def client_from(server: LiveServer, address: str) -> httpx.AsyncClient:
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = httpx.AsyncHTTPTransport(local_address=address, limits=KEEPALIVE)
     return httpx.AsyncClient(transport=transport, base_url=server.url, timeout=20)
 
 
@@ -125,6 +127,7 @@ async def test_a_flood_from_one_address_is_refused_and_the_others_are_not(
     # and the sliding count let a 21st through)
     server = LiveServer(db_url, tmp_path / "data", PINGDUEL_LIMIT_COMMANDS="20/hour").start()
     try:
+        await clear_of_the_hours_end()  # and no full hour falls among them either
         players = [_player(server, f"127.0.0.{n}", 8) for n in range(2, 5)]
         *normal, flood = await asyncio.gather(*players, _flooder(server, 60))
     finally:

@@ -101,7 +101,7 @@ async def test_a_stray_notify_payload_neither_drops_the_listener_nor_a_hint(
         async def got_one() -> bool:
             return bool(heard)
 
-        await settle(got_one, timeout=5)
+        await settle(got_one)
         await asyncio.sleep(0.2)
         assert heard == [("g1", 7)]
         assert sub.flags == 0  # (delivered to the test, not the hub)

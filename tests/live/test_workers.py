@@ -37,7 +37,7 @@ async def listening(pg_url: str, count: int, old: list[int] | None = None) -> li
         pids = await asyncio.to_thread(_listeners, pg_url)
         return len(set(pids) - set(old or ())) >= count
 
-    await settle(ready, timeout=15)
+    await settle(ready)
     return await asyncio.to_thread(_listeners, pg_url)
 
 

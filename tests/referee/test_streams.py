@@ -236,7 +236,7 @@ async def test_a_replaced_seats_old_token_stops_working_at_once(live_server: Liv
             async def a_away() -> bool:  # the closed streams of A's old and new token
                 return not (await presence(client, game))["A"]["connected"]
 
-            await settle(a_away, timeout=5)
+            await settle(a_away)
             seat, body = await next_command(client, game)
             moved = await send(client, game, seat, body, None)
             assert (await fallback.event()).data == str(moved.last_seq)
@@ -291,7 +291,7 @@ async def test_presence_follows_open_pages_and_streams(live_server: LiveServer) 
         # A opens its page (the page's hint stream)
         async with page_stream(client, game, game.tokens["A"]) as a_page:
             await seq_hint(a_page)
-            await settle(lambda: connected("A", True), timeout=5)
+            await settle(lambda: connected("A", True))
             seen = await presence(client, game)
             assert seen["A"]["pages"] == 1 and seen["B"]["connected"] is False
             a_seen = stamp(seen["A"]["last_seen"])
@@ -300,7 +300,7 @@ async def test_presence_follows_open_pages_and_streams(live_server: LiveServer) 
             # B follows the API stream
             async with open_stream(client, game.id, game.tokens["B"]) as b_stream:
                 await b_stream.event()
-                await settle(lambda: connected("B", True), timeout=5)
+                await settle(lambda: connected("B", True))
                 seen = await presence(client, game)
                 assert seen["B"]["streams"] == 1
                 b_seen = stamp(seen["B"]["last_seen"])
@@ -308,8 +308,8 @@ async def test_presence_follows_open_pages_and_streams(live_server: LiveServer) 
                     "A": "connected",
                     "B": "connected",
                 }
-            await settle(lambda: connected("B", False), timeout=5)
-        await settle(lambda: connected("A", False), timeout=5)
+            await settle(lambda: connected("B", False))
+        await settle(lambda: connected("A", False))
 
         # away now; each closed row keeps when its side was last seen (at the close)
         after = await presence(client, game)
