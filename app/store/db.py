@@ -56,7 +56,10 @@ def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # a read takes a snapshot (deferred BEGIN: under WAL it waits for no writer); a write
+        # takes the write lock at once, so that two writers never meet halfway and fail
+        reads = conn.get_execution_options().get(READS, False)
+        conn.exec_driver_sql("BEGIN" if reads else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -132,16 +135,16 @@ class Database:
     async def read(self) -> AsyncIterator[AsyncConnection]:
         """Reads. PostgreSQL: autocommit, no BEGIN/COMMIT round trips — each statement sees
         what was committed when it started, so what must agree is read in one statement.
-        SQLite: a transaction, as every other."""
-        if not self.postgres:
-            async with self.engine.begin() as conn:
-                yield conn
-            return
+        SQLite: a transaction that reads one snapshot and waits for no writer."""
         async with self.engine.connect() as conn:
             # a plain option (no driver call): what marks the connection as one of reads
             assert conn.sync_connection is not None
             conn.sync_connection.execution_options(**{READS: True})
-            yield conn
+            if self.postgres:
+                yield conn
+                return
+            async with conn.begin():
+                yield conn
 
     def on_hint(self, callback: Hint) -> None:
         """Hints committed by this process (SQLite has no other way to hear them)."""
