@@ -26,24 +26,24 @@ class ListedGame:
     updated_at: datetime
 
 
+def head_values(head: GameHead) -> dict[str, Any]:
+    """A new game's row, its id and snapshot aside (both ways of inserting one use it)."""
+    return {
+        "status": head.status,
+        "paused": head.paused,
+        "spectators": head.spectators,
+        "creator": head.creator,
+        "seed": head.seed,
+        "seed_commitment": head.seed_commitment,
+        "seq": head.seq,
+    }
+
+
 async def insert_game(
     conn: AsyncConnection, head: GameHead, snapshot: dict[str, Any], first: dict[str, Any]
 ) -> None:
     """A new game's row and its first event (``first``: the events row's columns)."""
-    await conn.execute(
-        sa.insert(games),
-        {
-            "id": head.id,
-            "status": head.status,
-            "paused": head.paused,
-            "spectators": head.spectators,
-            "creator": head.creator,
-            "seed": head.seed,
-            "seed_commitment": head.seed_commitment,
-            "snapshot": snapshot,
-            "seq": head.seq,
-        },
-    )
+    await conn.execute(sa.insert(games), {"id": head.id, "snapshot": snapshot, **head_values(head)})
     await conn.execute(sa.insert(events), {**first, "game_id": head.id})
 
 

@@ -67,14 +67,8 @@ async def create_game(
         return
     params = {
         "game_id": head.id,
-        "status": head.status,
-        "paused": head.paused,
-        "spectators": head.spectators,
-        "creator": head.creator,
-        "seed": head.seed,
-        "seed_commitment": head.seed_commitment,
         "snapshot": driver.to_json(snapshot),
-        "seq": head.seq,
+        **G.head_values(head),
         "now": utcnow(),
         "turn": first["turn"],
         "type": first["type"],
