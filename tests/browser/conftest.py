@@ -184,6 +184,50 @@ def referee(live_server: LiveServer) -> Referee:
     return Referee(live_server)
 
 
+class FacingShips:
+    """A game of two ships facing each other at speed 0 on a 72 × 24 table: A's ship ``a1`` (a
+    design given as a body) at (30, 8) heading north, B's Vigilant (a destroyer, two PDS) at
+    (30, 16) heading south; set up over the API, B's invite claimed."""
+
+    def __init__(self, server: LiveServer, referee: Referee, name: str, design: Any) -> None:
+        self.server, self.referee = server, referee
+        self.id, self.tokens = create_and_claim(
+            server,
+            {
+                "sides": {
+                    "A": {"name": "Raiders", "ships": [{"name": name, "design": design}]},
+                    "B": {
+                        "name": "Wardens",
+                        "ships": [{"name": "Vigilant", "design": "destroyer"}],
+                    },
+                },
+                "table": {"width": 72, "height": 24},
+                "creator": "A",
+            },
+        )
+        for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 16, 6)):
+            at = {"ship": ship, "position": {"x": 30, "y": y}, "heading": heading, "speed": 0}
+            self.send(side, {"type": "deploy", "ships": [at]})
+
+    def send(self, side: str, body: dict[str, Any]) -> Any:
+        return api_post(self.server, f"/games/{self.id}/commands", body, self.tokens[side])
+
+    def phase(self) -> dict[str, Any]:
+        phase: dict[str, Any] = self.referee.view(self.id)["phase"]
+        return phase
+
+    def b_stays(self) -> None:
+        """B's activation, if it is B's turn: b1 stands still on overwatch."""
+        if self.phase()["side"] == "B" and self.phase()["step"] in ("activate", "start"):
+            self.send("B", {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}})
+            self.send("B", {"type": "end_activation", "ship": "b1"})
+
+    def page(self, open_page: OpenPage, side: str) -> Page:
+        page = open_page()
+        enter_by_seat_link(page, f"{self.server.url}/seat/{self.tokens[side]}")
+        return page
+
+
 def game_id_of(page: Page) -> str:
     match = re.search(r"/games/([^/?#]+)$", page.url)
     assert match, page.url

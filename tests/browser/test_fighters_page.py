@@ -16,13 +16,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
+    FacingShips,
     OpenPage,
     Referee,
-    api_post,
     assert_no_hidden_positions,
     click_table,
-    create_and_claim,
-    enter_by_seat_link,
     first_event,
     screenshot,
     settled,
@@ -41,41 +39,12 @@ def _shot(page: Page, name: str) -> None:
     shutil.copy(path, DOCS / f"fighters-{name}.png")
 
 
-class Carrier:
-    """Ark (A: a carrier with one bay of standard fighters) at (30, 8) facing north; Vigilant
-    (B: a destroyer with two PDS) at (30, 16) facing south; both at speed 0, 72 × 24 table."""
+class Carrier(FacingShips):
+    """Ark (A: a carrier with one bay of standard fighters) facing Vigilant (B: a destroyer with
+    two PDS)."""
 
     def __init__(self, server: LiveServer, referee: Referee) -> None:
-        self.server, self.referee = server, referee
-        self.id, self.tokens = create_and_claim(
-            server,
-            {
-                "sides": {
-                    "A": {"name": "Raiders", "ships": [{"name": "Ark", "design": carrier()}]},
-                    "B": {
-                        "name": "Wardens",
-                        "ships": [{"name": "Vigilant", "design": "destroyer"}],
-                    },
-                },
-                "table": {"width": 72, "height": 24},
-                "creator": "A",
-            },
-        )
-        for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 16, 6)):
-            at = {"ship": ship, "position": {"x": 30, "y": y}, "heading": heading, "speed": 0}
-            self.send(side, {"type": "deploy", "ships": [at]})
-
-    def send(self, side: str, body: dict[str, Any]) -> Any:
-        return api_post(self.server, f"/games/{self.id}/commands", body, self.tokens[side])
-
-    def phase(self) -> dict[str, Any]:
-        phase: dict[str, Any] = self.referee.view(self.id)["phase"]
-        return phase
-
-    def b_stays(self) -> None:
-        if self.phase()["side"] == "B" and self.phase()["step"] in ("activate", "start"):
-            self.send("B", {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}})
-            self.send("B", {"type": "end_activation", "ship": "b1"})
+        super().__init__(server, referee, "Ark", carrier())
 
     def b_defends(self) -> None:
         """A defence window that waits for B (not the one of the test's own form): B takes
@@ -84,11 +53,6 @@ class Carrier:
         if phase["step"] == "defend" and "B" in phase["awaiting"]:
             window = phase["legal"].get("defend", {}).get("window") or phase["defence"]["window"]
             self.send("B", {"type": "defend", "window": window, "allocations": []})
-
-    def page(self, open_page: OpenPage, side: str) -> Page:
-        page = open_page()
-        enter_by_seat_link(page, f"{self.server.url}/seat/{self.tokens[side]}")
-        return page
 
     def a_ends(self) -> None:
         """A's move after step 2 (standing still), then the end of its activation."""

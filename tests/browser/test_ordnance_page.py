@@ -2,25 +2,20 @@
 refused on the page with the reason, before anything is sent), sees its marker and seeker
 circle on the map and its loads on the record sheet; at A's next activation the salvo attacks
 B's destroyer, B defends with the pre-filled form, and both logs tell the attack in words. The
-referee's map draws the marker with its aim point. Screenshots in /work/wt/shots/ (aim,
-markers, record_sheet, referee_markers, defend, log) and artifacts/screenshots/."""
+referee's map draws the marker with its aim point. Screenshots (aim, markers,
+record_sheet, referee_markers, defend, log) in artifacts/screenshots/."""
 
 from __future__ import annotations
 
 import re
-import shutil
-from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
+    FacingShips,
     OpenPage,
     Referee,
-    api_post,
     click_table,
-    create_and_claim,
-    enter_by_seat_link,
     first_event,
     screenshot,
     settled,
@@ -28,60 +23,16 @@ from tests.browser.conftest import (
 from tests.conftest import ADMIN, LiveServer
 from tests.web.test_ordnance_pages import AIM, missile_destroyer
 
-SHOTS_OUT = Path("/work/wt/shots")
-
 
 def _shot(page: Page, name: str) -> None:
-    path = screenshot(page, name)
-    if SHOTS_OUT.parent.is_dir():
-        SHOTS_OUT.mkdir(exist_ok=True)
-        shutil.copy(path, SHOTS_OUT / f"{name}.png")
+    screenshot(page, name)
 
 
-class Duel:
-    """Lance (A: salvo rack, SML, AMT launcher) at (30, 8) facing north; Vigilant (B: a destroyer
-    with two PDS) at (30, 16) facing south; both at speed 0 on a 72 × 24 table."""
+class Duel(FacingShips):
+    """Lance (A: salvo rack, SML, AMT launcher) facing Vigilant (B: a destroyer with two PDS)."""
 
     def __init__(self, server: LiveServer, referee: Referee) -> None:
-        self.server, self.referee = server, referee
-        self.id, self.tokens = create_and_claim(
-            server,
-            {
-                "sides": {
-                    "A": {
-                        "name": "Raiders",
-                        "ships": [{"name": "Lance", "design": missile_destroyer()}],
-                    },
-                    "B": {
-                        "name": "Wardens",
-                        "ships": [{"name": "Vigilant", "design": "destroyer"}],
-                    },
-                },
-                "table": {"width": 72, "height": 24},
-                "creator": "A",
-            },
-        )
-        for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 16, 6)):
-            at = {"ship": ship, "position": {"x": 30, "y": y}, "heading": heading, "speed": 0}
-            self.send(side, {"type": "deploy", "ships": [at]})
-
-    def send(self, side: str, body: dict[str, Any]) -> Any:
-        return api_post(self.server, f"/games/{self.id}/commands", body, self.tokens[side])
-
-    def phase(self) -> dict[str, Any]:
-        phase: dict[str, Any] = self.referee.view(self.id)["phase"]
-        return phase
-
-    def b_stays(self) -> None:
-        """B's activation, if it is B's turn: b1 stands still on overwatch."""
-        if self.phase()["side"] == "B" and self.phase()["step"] in ("activate", "start"):
-            self.send("B", {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}})
-            self.send("B", {"type": "end_activation", "ship": "b1"})
-
-    def page(self, open_page: OpenPage, side: str) -> Page:
-        page = open_page()
-        enter_by_seat_link(page, f"{self.server.url}/seat/{self.tokens[side]}")
-        return page
+        super().__init__(server, referee, "Lance", missile_destroyer())
 
 
 def test_aim_a_salvo_see_it_and_defend_against_it(
@@ -127,7 +78,7 @@ def test_aim_a_salvo_see_it_and_defend_against_it(
     )
     _shot(a, "markers")
     expect(a.locator("#sheets")).to_contain_text("salvo missile rack rack-1 — spent")
-    _sheet_shot(a)
+    _sheet_shows_the_loads(a)
 
     # the referee's map: the marker with its aim point
     ref = open_page()
@@ -200,9 +151,6 @@ def test_aim_a_salvo_see_it_and_defend_against_it(
     expect(a.locator("#verify-result")).to_have_attribute("data-verified", "yes")
 
 
-def _sheet_shot(page: Page) -> None:
-    if SHOTS_OUT.parent.is_dir():
-        SHOTS_OUT.mkdir(exist_ok=True)
-        page.locator("#sheets").screenshot(path=str(SHOTS_OUT / "record_sheet.png"))
+def _sheet_shows_the_loads(page: Page) -> None:
     expect(page.locator("#sheets .magazines")).to_contain_text("salvo × 0")
     assert re.search(r"mag-1", page.locator("#sheets .magazines").inner_text())
