@@ -147,9 +147,15 @@ def api_post(server: LiveServer, path: str, body: dict[str, Any], token: str | N
     return r.json()
 
 
-def create_and_claim(server: LiveServer, body: dict[str, Any]) -> tuple[str, dict[str, str]]:
-    """A game created as its ``creator`` with ``body`` and B's invite claimed: (id, tokens)."""
-    created = api_post(server, "/games", body, None)
+def create_and_claim(
+    server: LiveServer, body: dict[str, Any], seed: str | None = None
+) -> tuple[str, dict[str, str]]:
+    """A game created as its ``creator`` with ``body`` and B's invite claimed: (id, tokens).
+    With a ``seed`` the admin creates it (only the admin may choose the dice)."""
+    if seed is None:
+        created = api_post(server, "/games", body, None)
+    else:
+        created = api_post(server, "/games", {**body, "seed": seed}, ADMIN)
     claimed = api_post(server, f"/invites/{created['invites']['B']}/claim", {}, None)
     return created["game_id"], {"A": created["token"], "B": claimed["token"]}
 
@@ -187,9 +193,18 @@ def referee(live_server: LiveServer) -> Referee:
 class FacingShips:
     """A game of two ships facing each other at speed 0 on a 72 × 24 table: A's ship ``a1`` (a
     design given as a body) at (30, 8) heading north, B's Vigilant (a destroyer, two PDS) at
-    (30, 16) heading south; set up over the API, B's invite claimed."""
+    (30, 16) heading south; set up over the API, B's invite claimed. A test whose steps depend
+    on what the dice roll names its ``seed`` (the commands are the same each run, so the dice
+    are too)."""
 
-    def __init__(self, server: LiveServer, referee: Referee, name: str, design: Any) -> None:
+    def __init__(
+        self,
+        server: LiveServer,
+        referee: Referee,
+        name: str,
+        design: Any,
+        seed: str | None = None,
+    ) -> None:
         self.server, self.referee = server, referee
         self.id, self.tokens = create_and_claim(
             server,
@@ -204,6 +219,7 @@ class FacingShips:
                 "table": {"width": 72, "height": 24},
                 "creator": "A",
             },
+            seed,
         )
         for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 16, 6)):
             at = {"ship": ship, "position": {"x": 30, "y": y}, "heading": heading, "speed": 0}
