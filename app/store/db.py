@@ -1,10 +1,10 @@
 """The database connection: one async engine per process, SQLite or PostgreSQL.
 
-SQLite is the embedded default: a file in WAL mode where every transaction starts with
-``BEGIN IMMEDIATE``, so two writers never interleave. PostgreSQL locks the game row instead
-(``SELECT … FOR UPDATE``). After a commit, ``Database.hint`` tells every worker "game N is at
-seq S": ``pg_notify`` on PostgreSQL (outside the transaction, which would otherwise serialise
-every commit of the instance), in-process callbacks on SQLite.
+SQLite is the embedded default: a file in WAL mode where every write starts with ``BEGIN
+IMMEDIATE`` after the process's earlier writers, so two writers never interleave. PostgreSQL
+locks the game row instead (``SELECT … FOR UPDATE``). After a commit, ``Database.hint`` tells
+every worker "game N is at seq S": ``pg_notify`` on PostgreSQL (outside the transaction, which
+would otherwise serialise every commit of the instance), in-process callbacks on SQLite.
 """
 
 from __future__ import annotations
@@ -109,6 +109,7 @@ class Database:
         # the hints' own connection (autocommit): a pool checkout per hint costs more CPU than
         # the NOTIFY; opened at the first hint, again after a failure
         self._notifier: psycopg.AsyncConnection[Any] | None = None
+        self._writers: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
 
     def session(self) -> AsyncSession:
         return self.sessions()
@@ -118,7 +119,7 @@ class Database:
         """One write transaction on a Core connection, committed on exit (``BEGIN IMMEDIATE``
         on SQLite; on PostgreSQL the statements lock what they need, ``FOR UPDATE``)."""
         if not self.postgres:
-            async with self.engine.begin() as conn:
+            async with self._write_turn(), self.engine.begin() as conn:
                 yield conn
             return
         async with self.engine.connect() as conn:
@@ -130,6 +131,17 @@ class Database:
                     await (await driver_of(conn)).rollback()
                 raise
             await (await driver_of(conn)).commit()  # none begun (nothing sent): no round trip
+
+    def _write_turn(self) -> asyncio.Lock:
+        """SQLite: this process's writers take turns here before ``BEGIN IMMEDIATE``. Waiting
+        in SQLite's busy handler instead means sleeps that grow to 100 ms, however soon the
+        lock is free: a queue of writers (a flood's commands) then costs everyone's latency.
+        Other processes on the same file still meet the busy handler. One lock per event
+        loop (a lock is bound to the loop it first waits in)."""
+        loop = asyncio.get_running_loop()
+        if self._writers is None or self._writers[0] is not loop:
+            self._writers = (loop, asyncio.Lock())
+        return self._writers[1]
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
