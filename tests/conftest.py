@@ -167,12 +167,25 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``pingduel serve`` in a subprocess on a free port (streams need a real server)."""
+    """``pingduel serve`` in a subprocess on a free port (streams need a real server).
 
-    def __init__(self, db_url: str, data_dir: Path, workers: int = 1, **env: str) -> None:
+    With ``fixed_ids`` (a name; one worker only) the server draws its game and design ids from
+    that name's fixed sequence (``tests.fixed_ids``): a game created with a seed then rolls the
+    same dice each run, as its dice are keyed by its id too."""
+
+    def __init__(
+        self,
+        db_url: str,
+        data_dir: Path,
+        workers: int = 1,
+        fixed_ids: str | None = None,
+        **env: str,
+    ) -> None:
+        assert fixed_ids is None or workers == 1, "each worker would draw the same ids"
         self.db_url = db_url
         self.data_dir = data_dir
         self.workers = workers
+        self.fixed_ids = fixed_ids
         self.extra_env = env
         self.port = self._chosen = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -213,12 +226,15 @@ class LiveServer:
             "PINGDUEL_STREAM_KEEPALIVE": "1",
             **self.extra_env,
         }
+        module = "app.cli"
+        if self.fixed_ids is not None:
+            module, env["PINGDUEL_TEST_FIXED_IDS"] = "tests.fixed_ids", self.fixed_ids
         with self.log_path.open("wb") as log:  # the child keeps its own copy open
             self.proc = subprocess.Popen(
                 [
                     sys.executable,
                     "-m",
-                    "app.cli",
+                    module,
                     "serve",
                     "--port",
                     str(self.port),
@@ -286,10 +302,18 @@ def pytest_runtest_makereport(
 
 
 @pytest.fixture
+def live_server_ids() -> str | None:
+    """The fixed id sequence of ``live_server`` (``LiveServer.fixed_ids``); None: random ids.
+    The browser tests set one, so that a game they create with a seed rolls the same dice
+    each run."""
+    return None
+
+
+@pytest.fixture
 def live_server(
-    db_url: str, tmp_path: Path, request: pytest.FixtureRequest
+    db_url: str, tmp_path: Path, request: pytest.FixtureRequest, live_server_ids: str | None
 ) -> Iterator[LiveServer]:
-    server = LiveServer(db_url, tmp_path / "data").start()
+    server = LiveServer(db_url, tmp_path / "data", fixed_ids=live_server_ids).start()
     try:
         yield server
     finally:

@@ -85,6 +85,14 @@ def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
         drop_pg_database(server, url)
 
 
+@pytest.fixture
+def live_server_ids() -> str | None:
+    """Every browser test's server draws the same fixed sequence of game ids (``LiveServer``):
+    a game's dice are keyed by its seed and its id, so a test that creates its game with a seed
+    (``create_and_claim``, ``FacingShips``) sees the same rolls each run."""
+    return "browser"
+
+
 OpenPage = Callable[..., Page]
 
 
@@ -194,8 +202,8 @@ class FacingShips:
     """A game of two ships facing each other at speed 0 on a 72 × 24 table: A's ship ``a1`` (a
     design given as a body) at (30, 8) heading north, B's Vigilant (a destroyer, two PDS) at
     (30, 16) heading south; set up over the API, B's invite claimed. A test whose steps depend
-    on what the dice roll names its ``seed`` (the commands are the same each run, so the dice
-    are too)."""
+    on what the dice roll names its ``seed``: with the server's fixed ids (``live_server_ids``)
+    and the same commands each run, the dice are the same too."""
 
     def __init__(
         self,

@@ -4,8 +4,9 @@ reason, before anything is sent); the group's line of sight reveals B's destroye
 fighters step is a form where A picks the destroyer; B defends with its PDS against the group;
 both logs tell the attack run in words; at A's next activation the group is moved by clicking
 the map. B's page holds no hidden position of A's and nothing of the group until it attacks.
-The referee's map draws the group with its mother. The game's dice are fixed (``SEED``), so the
-group survives the PDS and its attack lands each run. Screenshots
+The referee's map draws the group with its mother. The game's dice are fixed (``SEED`` and the
+server's fixed game ids, ``live_server_ids``), so the group survives the PDS and its attack
+lands each run. Screenshots
 docs/screens/fighters-*.png (and artifacts/screenshots/)."""
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ class Carrier(FacingShips):
 
     def __init__(self, server: LiveServer, referee: Referee) -> None:
         # fixed dice: with some seeds the two PDS shoot the whole group down before it rolls,
-        # and the test follows an attack that lands
+        # and the test follows an attack that lands. The seed alone does not fix them (roll k is
+        # HMAC(seed, "game_id:k")): with this seed the game ids tgo82h96nxoi and sqfopepyhkxy
+        # lose the whole group; the browser server's fixed ids give this game the same id each
+        # run (edyk6enwy35u, where one fighter of six is shot down)
         super().__init__(server, referee, "Ark", carrier(), SEED)
 
     def b_defends(self) -> None:
