@@ -242,7 +242,8 @@ class FacingShips:
 
     def b_stays(self) -> None:
         """B's activation, if it is B's turn: b1 stands still on overwatch."""
-        if self.phase()["side"] == "B" and self.phase()["step"] in ("activate", "start"):
+        phase = self.phase()
+        if phase["side"] == "B" and phase["step"] in ("activate", "start"):
             self.send("B", {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}})
             self.send("B", {"type": "end_activation", "ship": "b1"})
 

@@ -6,20 +6,10 @@ fail with "database is locked"."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 
 from app.store.db import Database
-from app.store.migrate import upgrade
-
-
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'reads.db'}"
-    upgrade(url)
-    return url
 
 
 async def test_a_read_runs_while_a_write_transaction_is_open(sqlite_url: str) -> None:

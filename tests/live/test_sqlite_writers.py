@@ -7,22 +7,12 @@ with "database is locked"; one that waits its turn in the process never meets it
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
-import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from app.store.db import Database
-from app.store.migrate import upgrade
-
-
-@pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'writers.db'}"
-    upgrade(url)
-    return url
 
 
 def without_busy_handler(db: Database) -> None:
