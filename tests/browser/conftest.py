@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -94,6 +94,7 @@ def live_server_ids() -> str | None:
 
 
 OpenPage = Callable[..., Page]
+T = TypeVar("T")
 
 
 class Journal:
@@ -278,18 +279,26 @@ def settled(page: Page, seq: int) -> None:
     page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
 
 
-def first_event(referee: Referee, game_id: str, kind: str) -> dict[str, Any]:
-    """The game's first event of type ``kind``, waiting for it as long as a page's wait
-    (``TIMEOUT_MS``): a command sent by a click is answered in its own time on a loaded
-    machine; an event that never comes fails, naming the events there are."""
+def eventually(probe: Callable[[], T | None], state: Callable[[], object]) -> T:
+    """What ``probe`` finds, waiting for it as long as a page's wait (``TIMEOUT_MS``): a command
+    sent by a click is answered in its own time on a loaded machine (a page may show its next
+    form before the answer has come). Nothing found in time fails, saying ``state()``."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while True:
-        events = referee.events(game_id)
-        found = next((e for e in events if e["type"] == kind), None)
+        found = probe()
         if found is not None:
             return found
-        assert time.monotonic() < deadline, (kind, [e["type"] for e in events])
+        assert time.monotonic() < deadline, state()
         time.sleep(0.1)
+
+
+def first_event(referee: Referee, game_id: str, kind: str) -> dict[str, Any]:
+    """The game's first event of type ``kind``, once there is one (``eventually``); an event
+    that never comes fails, naming the events there are."""
+    return eventually(
+        lambda: next((e for e in referee.events(game_id) if e["type"] == kind), None),
+        lambda: (kind, [e["type"] for e in referee.events(game_id)]),
+    )
 
 
 def latest_seq(referee: Referee, game_id: str) -> int:

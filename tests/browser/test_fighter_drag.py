@@ -6,9 +6,11 @@ dragged point. The activation order follows the game's seed (read from the refer
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import OpenPage, Referee, screen_point, settled
+from tests.browser.conftest import OpenPage, Referee, eventually, screen_point, settled
 from tests.browser.test_fighters_page import LAUNCH_AWAY, Carrier
 from tests.conftest import LiveServer
 
@@ -66,6 +68,10 @@ def test_a_groups_destination_is_dragged_on_the_map(
     sent = (float(to_x.input_value()), float(to_y.input_value()))
     a.locator("#markers-form button.primary").click()
     expect(a.locator("#orders-form")).to_be_visible()
-    moved = game.group()
-    assert moved is not None
-    assert (moved["position"]["x"], moved["position"]["y"]) == sent, moved
+
+    # the orders form may show before the move's answer has come: wait for the group to move
+    def at_sent() -> dict[str, Any] | None:
+        group = game.group()
+        return group if group and (group["position"]["x"], group["position"]["y"]) == sent else None
+
+    eventually(at_sent, game.group)

@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     Referee,
     assert_no_hidden_positions,
     click_table,
+    eventually,
     first_event,
     screenshot,
     settled,
@@ -106,8 +107,8 @@ def test_launch_move_attack_and_defend_with_fighters(
     _shot(a, "launch")
     a.locator("#markers-form button.primary").click()
     expect(a.locator("#orders-form")).to_be_visible()
-    group = game.group()
-    assert group is not None, referee.view(game.id)["phase"]
+    # the orders form may show before the launch's answer has come: wait for the group itself
+    group = eventually(game.group, lambda: referee.view(game.id)["phase"])
     gid = group["id"]
     expect(a.locator(f'#map g.group.own[data-group="{gid}"] circle.grp-sight')).to_have_count(1)
     expect(a.locator("#log")).to_contain_text(f"fighter group {gid} (standard fighters) launched")
