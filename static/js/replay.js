@@ -131,7 +131,8 @@
     Object.values(frame.markers || {}).forEach(function (m) { drawMarker(m); });
     label.textContent = "Event " + frame.seq + " of " + frames[frames.length - 1].seq + " — turn " + frame.turn + ": " + frame.type.replace(/_/g, " ");
   }
-  fetch(section.dataset.record, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
+  // kept as a promise: a dice check asked for before the record is in waits for it
+  const loaded = fetch(section.dataset.record, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
     record = data;
     frames = build(data.events);
     slider.max = String(frames.length - 1);
@@ -175,7 +176,11 @@
   }
   document.getElementById("verify-dice").addEventListener("click", async function () {
     const out = document.getElementById("verify-result");
-    if (!record) { out.textContent = "The record is still loading."; return; }
+    if (!record) {
+      out.textContent = "The record is still loading; the check starts when it is in.";
+      await loaded;
+      if (!record) { out.textContent = "The record could not be loaded, so the dice cannot be checked."; out.dataset.verified = "no"; return; }
+    }
     if (!window.crypto || !crypto.subtle) { out.textContent = "This browser cannot compute SHA-256 here (it needs HTTPS or localhost)."; return; }
     out.textContent = "Checking…";
     const seed = hexBytes(record.seed);
