@@ -56,8 +56,8 @@ def ping(b: Builder, seat: str, cmd: Ping) -> None:
     if b.state.phase.step == ACTIVATE:
         b.put(make(ev.ActivationStarted, side=str(seat), ship=ship.id))
     when = "after_move" if b.state.phase.moved else "before_move"
-    data = detect(b.state, b.state.ship(ship.id), b.roller)
-    b.emit("ping", data)
+    found = detect(b.state, b.state.ship(ship.id), b.roller)
+    b.put(found)
     pinged = b.state.ship(ship.id)
     assert pinged.position is not None
     b.put(
@@ -65,13 +65,13 @@ def ping(b: Builder, seat: str, cmd: Ping) -> None:
             ev.ShipRevealed,
             ship=ship.id,
             position=point(pinged.position),
-            heading=data["heading"],
+            heading=found.heading,
             cause="ping",
         )
     )
-    for item in data["detections"]:
-        if item["revealed"]:
-            target = b.state.ship(item["target"])
+    for item in found.detections:
+        if item.revealed:
+            target = b.state.ship(item.target)
             assert target.position is not None
             revealed = make(
                 ev.ShipRevealed,

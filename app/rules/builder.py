@@ -64,7 +64,7 @@ def _command_bridge_count(state: GameState, body: EventBody) -> EventBody:
         return body
     # a damaged command bridge always has a count, so 0 here means its last activation ended
     if ship.command_bridge_out == 0 and any(
-        s.status == "damaged" for s in ship.systems_of(dmg.COMMAND_BRIDGE)
+        s.type == dmg.COMMAND_BRIDGE and s.status == "damaged" for s in ship.systems
     ):
         return _with(body, command_bridge_restored=True)
     return body

@@ -89,7 +89,8 @@ def evolve(state: GameState, event: Event) -> GameState:
         object.__setattr__(new, "__dict__", state.__dict__.copy())  # a block copy (``frozen``)
     # stamped in place: every handler returns its input or a state it has just built, which
     # nobody else holds yet (one copy of the state less per event)
-    new.__dict__.update(seq=event.seq, next_roll=next_roll)
+    fields = new.__dict__
+    fields["seq"], fields["next_roll"] = event.seq, next_roll
     return new
 
 
