@@ -36,8 +36,9 @@ class Builder:
         """The event of a typed body (``make``): the same event ``emit`` makes of its JSON form."""
         if type(body) in _ACTIVATIONS and self.state.rules_version not in TURN_COUNTED_CONTROL:
             body = _command_bridge_count(self.state, body)
-        event = Event.of(self.state.seq + 1, self.state.turn if turn is None else turn, body)
-        self.state = evolve(self.state, event)
+        state = self.state
+        event = Event.of(state.seq + 1, state.turn if turn is None else turn, body)
+        self.state = evolve(state, event)
         self.events.append(event)
         return event
 
