@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.rules import capabilities as cap
+from app.rules import events as ev
 from app.rules.builder import Builder
 from app.rules.commands import Activate, EndActivation, Move, Ping, SetMode
 from app.rules.errors import (
@@ -17,6 +18,7 @@ from app.rules.errors import (
     WeaponNotWorking,
     WrongStep,
 )
+from app.rules.events import make, point
 from app.rules.evolve import TURN_COUNTED_CONTROL
 from app.rules.fighters import engage
 from app.rules.fighters.sight import ping_groups
@@ -33,7 +35,7 @@ def activate(b: Builder, seat: str, cmd: Activate) -> None:
     gate(b.state, seat, Activate)
     ship = own_ship(b.state, seat, cmd.ship)
     check_activatable(b.state, ship)
-    b.emit("activation_started", {"side": seat, "ship": ship.id})
+    b.put(make(ev.ActivationStarted, side=str(seat), ship=ship.id))
     if ship.out_of_control:
         if step2_due(b.state, b.state.ship(ship.id)):  # its salvos and AMTs still resolve
             run_step2(b, b.state.ship(ship.id), {}, standing=True)
@@ -52,39 +54,38 @@ def ping(b: Builder, seat: str, cmd: Ping) -> None:
             "it may ping after the move"
         )
     if b.state.phase.step == ACTIVATE:
-        b.emit("activation_started", {"side": seat, "ship": ship.id})
+        b.put(make(ev.ActivationStarted, side=str(seat), ship=ship.id))
     when = "after_move" if b.state.phase.moved else "before_move"
-    data = detect(b.state, b.state.ship(ship.id), b.roller)
-    b.emit("ping", data)
-    b.emit(
-        "ship_revealed",
-        {
-            "ship": ship.id,
-            "position": data["position"],
-            "heading": data["heading"],
-            "cause": "ping",
-        },
+    found = detect(b.state, b.state.ship(ship.id), b.roller)
+    b.put(found)
+    pinged = b.state.ship(ship.id)
+    assert pinged.position is not None
+    b.put(
+        make(
+            ev.ShipRevealed,
+            ship=ship.id,
+            position=point(pinged.position),
+            heading=found.heading,
+            cause="ping",
+        )
     )
-    for item in data["detections"]:
-        if item["revealed"]:
-            target = b.state.ship(item["target"])
+    for item in found.detections:
+        if item.revealed:
+            target = b.state.ship(item.target)
             assert target.position is not None
-            b.emit(
-                "ship_revealed",
-                {
-                    "ship": target.id,
-                    "position": target.position.to_dict(),
-                    "heading": target.heading,
-                    "cause": "ping",
-                    "by": ship.id,
-                },
+            revealed = make(
+                ev.ShipRevealed,
+                ship=target.id,
+                position=point(target.position),
+                heading=target.heading,
+                cause="ping",
+                by=ship.id,
             )
+            b.put(revealed)
     ping_groups(b, b.state.ship(ship.id))  # enemy groups in ping range: no dice
-    awaiting = awaited_sides(b.state, ship.id)
-    b.emit(
-        "fire_window",
-        {"window": b.state.seq + 1, "pinger": ship.id, "when": when, "awaiting": list(awaiting)},
-    )
+    awaiting = tuple([str(side) for side in awaited_sides(b.state, ship.id)])
+    window = b.state.seq + 1
+    b.put(make(ev.FireWindow, window=window, pinger=ship.id, when=when, awaiting=awaiting))
 
 
 def _plot(state: GameState, ship: ShipState, orders: Orders) -> MoveResult:
@@ -102,24 +103,24 @@ def _plot(state: GameState, ship: ShipState, orders: Orders) -> MoveResult:
     return result
 
 
-def _moved_payload(
+def _moved(
     ship: ShipState, result: MoveResult, orders: Mapping[str, Any], drifting: bool
-) -> dict[str, Any]:
+) -> ev.ShipMoved:
     assert ship.position is not None
-    data: dict[str, Any] = {
-        "ship": ship.id,
-        "from": ship.position.to_dict(),
-        "to": result.position.to_dict(),
-        "heading": result.heading,
-        "orders": dict(orders),
-        "path": [p.to_dict() for p in result.path],
-        "drift": drifting,
-    }
-    if result.velocity is not None:
-        data["velocity"] = result.velocity.to_dict()
-    else:
-        data["speed"] = result.speed
-    return data
+    motion: dict[str, Any] = (
+        {"speed": result.speed} if result.velocity is None else {"velocity": point(result.velocity)}
+    )
+    return make(
+        ev.ShipMoved,
+        ship=ship.id,
+        from_=point(ship.position),
+        to=point(result.position),
+        heading=result.heading,
+        orders=dict(orders),
+        path=tuple([p.to_dict() for p in result.path]),
+        drift=drifting,
+        **motion,
+    )
 
 
 def left_table(b: Builder, ship_id: str, result: MoveResult) -> bool:
@@ -138,7 +139,7 @@ def move(b: Builder, seat: str, cmd: Move) -> None:
     ship = named(state, seat, cmd.ship)
     result = _plot(state, ship, cmd.orders)
     if state.phase.step == ACTIVATE:
-        b.emit("activation_started", {"side": seat, "ship": ship.id})
+        b.put(make(ev.ActivationStarted, side=str(seat), ship=ship.id))
     if not step2_due(b.state, b.state.ship(ship.id)):
         _make_move(b, ship, result, cmd.orders.to_dict())
         return
@@ -182,14 +183,14 @@ def pending_move_problem(state: GameState) -> str | None:
 
 def _make_move(b: Builder, ship: ShipState, result: MoveResult, orders: Mapping[str, Any]) -> None:
     pinged_first = b.state.phase.pinged == "before_move"
-    b.emit("ship_moved", _moved_payload(ship, result, orders, False))
+    b.put(_moved(ship, result, orders, False))
     assert ship.position is not None
     engage.follow(b, ship.id, ship.position)
     if left_table(b, ship.id, result):
-        b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "left"})
+        b.put(make(ev.ActivationEnded, ship=ship.id, overwatch=False, reason="left"))
     elif pinged_first:
         # a ship that pinged before its move ends its activation with the move
-        b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": "pinged"})
+        b.put(make(ev.ActivationEnded, ship=ship.id, overwatch=False, reason="pinged"))
 
 
 def drift_move(b: Builder, ship: ShipState) -> MoveResult:
@@ -197,7 +198,7 @@ def drift_move(b: Builder, ship: ShipState) -> MoveResult:
     assert ship.position is not None
     system = movement_system(b.state.movement)
     result = system.drift(ship.position, ship.heading, system.motion_of(ship))
-    b.emit("ship_moved", _moved_payload(ship, result, system.still.to_dict(), True))
+    b.put(_moved(ship, result, system.still.to_dict(), True))
     engage.follow(b, ship.id, ship.position)
     return result
 
@@ -225,7 +226,7 @@ def end_activation(b: Builder, seat: str, cmd: EndActivation) -> None:
         raise WrongStep(f"move first: {cmd.type} comes after the move")
     gate(state, seat, EndActivation)
     ship = named(state, seat, cmd.ship)
-    b.emit("activation_ended", {"ship": ship.id, "overwatch": True, "reason": "overwatch"})
+    b.put(make(ev.ActivationEnded, ship=ship.id, overwatch=True, reason="overwatch"))
 
 
 def set_mode(b: Builder, seat: str, cmd: SetMode) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import damage as dmg
+from app.rules import events as ev
 from app.rules.activation import (
     drift_move,
     drift_out_of_control,
@@ -13,6 +14,7 @@ from app.rules.activation import (
     resume_pending_move,
 )
 from app.rules.builder import Builder
+from app.rules.events import make
 from app.rules.evolve import NEW_TURN, TURN_COUNTED_CONTROL
 from app.rules.fighters.engage import lose_gone
 from app.rules.ordnance import window
@@ -62,8 +64,8 @@ def advance(b: Builder) -> None:
                 return
             continue
         if step == VOLLEY_DONE and state.active_ship is not None:
-            end = {"ship": state.active_ship.id, "overwatch": False, "reason": "pinged"}
-            b.emit("activation_ended", end)
+            ship_id = state.active_ship.id
+            b.put(make(ev.ActivationEnded, ship=ship_id, overwatch=False, reason="pinged"))
             continue
         if step == DEFEND:
             if window.advance_window(b):
@@ -86,15 +88,14 @@ def _activating_ship_waits(b: Builder) -> bool:
     ship = b.state.active_ship
     assert ship is not None
     if not ship.in_play:
-        b.emit("activation_ended", {"ship": ship.id, "overwatch": False, "reason": ship.status})
+        reason = str(ship.status)  # the log holds the status's value
+        b.put(make(ev.ActivationEnded, ship=ship.id, overwatch=False, reason=reason))
         return False
     if ship.out_of_control:
         # lost the bridge in a volley: it can only drift now
         if b.state.phase.step == AFTER_MOVE:
-            b.emit(
-                "activation_ended",
-                {"ship": ship.id, "overwatch": False, "reason": "out_of_control"},
-            )
+            ended = make(ev.ActivationEnded, ship=ship.id, overwatch=False, reason="out_of_control")
+            b.put(ended)
         elif step2_due(b.state, ship):  # its salvos and AMTs still resolve (RULES §9.3)
             run_step2(b, ship, {}, standing=True)
         else:
@@ -135,16 +136,16 @@ def _end_turn(b: Builder) -> None:
     # control comes back in ``activation_ended``; the list stays, empty, for older readers
     payload: dict[str, Any] = {
         "turn": b.state.turn,
-        "regained_control": [],
-        "life_support_failed": failed,
+        "regained_control": (),
+        "life_support_failed": tuple(failed),
     }
     if b.state.rules_version in TURN_COUNTED_CONTROL:  # a game begun before 2026.12
         active = [s for s in b.state.ships if s.status == ShipStatus.ACTIVE]
-        payload["regained_control"] = [s.id for s in active if s.out_of_control == 1]
-        restored = [s.id for s in active if s.command_bridge_out == 1]
+        payload["regained_control"] = tuple([s.id for s in active if s.out_of_control == 1])
+        restored = tuple([s.id for s in active if s.command_bridge_out == 1])
         if restored:
             payload["command_bridge_restored"] = restored
-    b.emit("turn_ended", payload)
+    b.put(make(ev.TurnEnded, **payload))
 
 
 def _start_turn(b: Builder) -> None:
@@ -159,27 +160,25 @@ def _start_turn(b: Builder) -> None:
         return  # advance() finishes it
     counts = {side: len(b.state.in_play(side)) for side in SIDES}
     mark = b.roller.mark()
-    rolloff: list[list[int]] = []
+    rolloff: list[tuple[int, int]] = []
     if counts["A"] != counts["B"]:
         first = "A" if counts["A"] > counts["B"] else "B"
     else:
         while True:  # each side rolls 1D6, ties reroll
             a, bb = b.roller.d6(), b.roller.d6()
-            rolloff.append([a, bb])
+            rolloff.append((a, bb))
             if a != bb:
                 first = "A" if a > bb else "B"
                 break
-    b.emit(
-        "turn_started",
-        {
-            "turn": state.turn + 1,
-            "first_side": first,
-            "ships_in_play": counts,
-            "rolloff": rolloff,
-            "rolls": b.roller.since(mark),
-        },
+    started = make(
+        ev.TurnStarted,
         turn=state.turn + 1,
+        first_side=first,
+        ships_in_play=counts,
+        rolloff=tuple(rolloff),
+        rolls=tuple(b.roller.since(mark)),
     )
+    b.put(started, turn=state.turn + 1)
 
 
 def _core_rolls(b: Builder) -> None:

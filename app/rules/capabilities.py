@@ -48,7 +48,8 @@ def sensors(state: GameState, ship: ShipState) -> str:
 
 
 def has_ecm(ship: ShipState) -> bool:
-    return any(s.working for s in ship.systems_of(*_ECM_TYPES))
+    # one pass over the systems (``systems_of`` nests a second generator): read at every ping
+    return any(s.type in _ECM_TYPES and s.status == _OK for s in ship.systems)
 
 
 def has_area_ecm(ship: ShipState) -> bool:
@@ -63,7 +64,8 @@ def screen_level(state: GameState, ship: ShipState) -> int:
 
 
 def fire_controls(ship: ShipState) -> int:
-    return sum(1 for s in ship.systems_of("fire_control") if s.working)
+    # one pass over the systems: read for every ship each time a fire window opens
+    return sum(1 for s in ship.systems if s.type == "fire_control" and s.status == _OK)
 
 
 def weapon_specs(state: GameState, ship: ShipState) -> tuple[SystemSpec, ...]:

@@ -16,7 +16,8 @@ from app.rules.geometry import Vec
 
 def _fields(data: Mapping[str, Any], where: str, required: set[str], optional: set[str]) -> None:
     keys = data.keys()
-    if keys >= required and keys <= required | optional:  # every command a player sends
+    # every command a player sends; most have exactly the required fields (no union to build)
+    if keys == required or (keys >= required and keys <= required | optional):
         return
     missing = sorted(required - data.keys())
     if missing:
@@ -42,7 +43,7 @@ def _int(data: Mapping[str, Any], key: str, where: str) -> int:
 
 def _vec(data: Mapping[str, Any], key: str, where: str) -> Vec:
     value = data[key]
-    if not isinstance(value, Mapping) or set(value.keys()) != {"x", "y"}:
+    if (type(value) is not dict and not isinstance(value, Mapping)) or value.keys() != {"x", "y"}:
         raise InvalidCommand(f'{where}: {key!r} must be an object {{"x": number, "y": number}}')
     coords = []
     for axis in ("x", "y"):

@@ -206,7 +206,7 @@ class Move(Command):
     def from_json(cls, data: Mapping[str, Any], movement: str) -> Self:
         _fields(data, cls.type, {"type", "ship", "orders"}, set())
         orders = data["orders"]
-        if not isinstance(orders, Mapping):
+        if type(orders) is not dict and not isinstance(orders, Mapping):
             raise IllegalOrders(f"{cls.type}: 'orders' must be an object")
         return cls(_str(data, "ship", cls.type), movement_system(movement).parse_orders(orders))
 
@@ -225,7 +225,7 @@ def _shot(data: Any, index: int) -> Shot:
     """A shot names a ``target``; a launch (RULES §9.2) an ``aim`` point instead, and maybe the
     ``load`` it fires."""
     where = f"shots[{index}]"
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidCommand(f"{where} must be an object")
     _fields(data, where, {"ship", "weapon"}, {"target", "system", "aim", "load"})
     if "target" not in data and "aim" not in data:
@@ -427,7 +427,8 @@ COMMAND_TYPES = tuple(COMMANDS)
 
 def parse_command(data: Any, movement: str) -> Command:
     """Check the JSON form of a command (without ``at_seq``, which the caller strips)."""
-    if not isinstance(data, Mapping):
+    # exact type first: a JSON object is a dict (an ABC isinstance costs more)
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidCommand("a command must be a JSON object with a 'type'")
     kind = data.get("type")
     cls = COMMANDS.get(kind) if isinstance(kind, str) else None

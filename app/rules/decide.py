@@ -74,7 +74,11 @@ def decide(
         raise GameFinished("the game is over")
     if seat not in PLAYER_SEATS:
         raise NotYourShip("only the players' seats A and B send game commands")
-    cmd = command if isinstance(command, Command) else parse_command(command, state.movement)
+    # a dict first: the JSON form every player sends (``Command`` is an ABC: its isinstance costs)
+    if type(command) is dict or not isinstance(command, Command):
+        cmd = parse_command(command, state.movement)
+    else:
+        cmd = command
     b = Builder(state, dice, seed)
     HANDLERS[type(cmd)](b, seat, cmd)
     advance(b)

@@ -22,6 +22,14 @@ from app.rules.ordnance.defence_fold import DEFENCE_FOLDS
 from app.rules.ordnance.fold import FOLDS as ORDNANCE_FOLDS
 from app.rules.ordnance.fold import attacking_live
 from app.rules.rewind import keep_reveals
+from app.rules.ship_changes import (
+    abandoned,
+    dumped,
+    hulk_life_support,
+    restore_command_bridges,
+    revealed,
+    set_system,
+)
 from app.rules.state import (
     ACTIVATE,
     AFTER_MOVE,
@@ -42,7 +50,6 @@ from app.rules.state import (
     ShipStatus,
     Shot,
     Step,
-    SystemStatus,
     new_phase,
     other_side,
 )
@@ -52,6 +59,7 @@ NEW_TURN = Step.NEW_TURN  # transient: the turn has ended, the next one (or the 
 
 B = TypeVar("B", bound=EventBody)
 Handler = Callable[[GameState, Any, Event], GameState]
+Ships = tuple[ShipState, ...]
 _HANDLERS: dict[type[EventBody], Handler] = {**ORDNANCE_FOLDS, **DEFENCE_FOLDS}
 _open_window = DEFENCE_FOLDS[DefenceWindowOpened]
 # the window's attackers are live while it is open (RULES §9.1)
@@ -81,7 +89,8 @@ def evolve(state: GameState, event: Event) -> GameState:
         object.__setattr__(new, "__dict__", state.__dict__.copy())  # a block copy (``frozen``)
     # stamped in place: every handler returns its input or a state it has just built, which
     # nobody else holds yet (one copy of the state less per event)
-    new.__dict__.update(seq=event.seq, next_roll=next_roll)
+    fields = new.__dict__
+    fields["seq"], fields["next_roll"] = event.seq, next_roll
     return new
 
 
@@ -94,23 +103,13 @@ def replay(events: list[Event]) -> GameState:
 
 # -- helpers -------------------------------------------------------------------------------------
 def _ship(state: GameState, ship_id: str, f: Callable[[ShipState], ShipState]) -> GameState:
-    return state.with_ship(f(state.ship(ship_id)))
+    return amend(state, ships=_ships(state, ship_id, f))
 
 
-def _set_system(ship: ShipState, system_id: str, status: str) -> ShipState:
-    return amend(
-        ship,
-        systems=tuple(
-            amend(s, status=SystemStatus(status)) if s.id == system_id else s for s in ship.systems
-        ),
-    )
-
-
-def _mark_last_move_pinged(ship: ShipState) -> ShipState:
-    if not ship.orders_log or ship.orders_log[-1].pinged:
-        return ship
-    last = amend(ship.orders_log[-1], pinged=True)
-    return amend(ship, orders_log=(*ship.orders_log[:-1], last))
+def _ships(state: GameState, ship_id: str, f: Callable[[ShipState], ShipState]) -> Ships:
+    # the ships with one changed: a handler that changes the phase too copies the state once
+    ship = f(state.ship(ship_id))
+    return tuple([ship if s.id == ship_id else s for s in state.ships])
 
 
 # -- handlers ------------------------------------------------------------------------------------
@@ -173,20 +172,16 @@ def _activation_started(state: GameState, b: ev.ActivationStarted, e: Event) -> 
 
 @_folds(ev.Ping)
 def _ping(state: GameState, b: ev.Ping, e: Event) -> GameState:
-    state = _ship(state, b.ship, lambda s: amend(s, overwatch=False))
+    ships = _ships(state, b.ship, lambda s: amend(s, overwatch=False))
     when = "after_move" if state.phase.moved else "before_move"
-    return amend(state, phase=amend(state.phase, pinged=when))
+    return amend(state, ships=ships, phase=amend(state.phase, pinged=when))
 
 
 @_folds(ev.ShipRevealed)
 def _ship_revealed(state: GameState, b: ev.ShipRevealed, e: Event) -> GameState:
     known = LastKnown(b.position.x, b.position.y, b.heading, e.turn, e.seq)
     state = follow(state, b)
-    return _ship(
-        state,
-        b.ship,
-        lambda s: _mark_last_move_pinged(amend(s, revealed="live", last_known=known)),
-    )
+    return _ship(state, b.ship, lambda s: revealed(s, known))
 
 
 @_folds(ev.ShipMoved)
@@ -205,11 +200,11 @@ def _ship_moved(state: GameState, b: ev.ShipMoved, e: Event) -> GameState:
             trail=(*s.trail, *b.path),
         )
 
-    state = _ship(state, b.ship, move)
+    ships = _ships(state, b.ship, move)
     if state.phase.ship == b.ship and state.phase.step in (START, AFTER_PING):
         phase = amend(state.phase, moved=True, step=AFTER_MOVE, pending_move=None)
-        state = amend(state, phase=phase)
-    return state
+        return amend(state, ships=ships, phase=phase)
+    return amend(state, ships=ships)
 
 
 @_folds(ev.ShipLeft)
@@ -224,31 +219,24 @@ def _activation_ended(state: GameState, b: ev.ActivationEnded, e: Event) -> Game
         if b.out_of_control is not None:  # a drifting activation counted (RULES §8)
             s = amend(s, out_of_control=b.out_of_control)
         if b.regained_control:
-            s = _set_system(s, "bridge", "ok")
+            s = set_system(s, "bridge", "ok")
         if b.command_bridge_restored:
-            s = _restore_command_bridges(s)
+            s = restore_command_bridges(s)
         return s
 
-    state = _ship(state, b.ship, end)
+    ships = _ships(state, b.ship, end)
     last = state.phase.side or state.ship(b.ship).side
     # sides alternate; when one has no unactivated ship left the other goes on alone
-    return _hand_on(state, (other_side(last), last))
+    return _hand_on(state, ships, (other_side(last), last))
 
 
-def _restore_command_bridges(s: ShipState) -> ShipState:
-    for cb in s.systems_of("command_bridge"):
-        if cb.status == "damaged":
-            s = _set_system(s, cb.id, "ok")
-    return s
-
-
-def _hand_on(state: GameState, order: tuple[str, str]) -> GameState:
-    """The first side in ``order`` with an unactivated ship in play names the next; if
-    neither has one, the turn is over."""
+def _hand_on(state: GameState, ships: Ships, order: tuple[str, str]) -> GameState:
+    """The state with ``ships``, where the first side in ``order`` with an unactivated ship in
+    play names the next; if neither has one, the turn is over."""
     for side in order:
-        if any(s.in_play and not s.activated for s in state.ships_of(side)):
-            return amend(state, phase=new_phase(step=ACTIVATE, side=side))
-    return amend(state, phase=new_phase(step=TURN_END))
+        if any(s.side == side and s.in_play and not s.activated for s in ships):
+            return amend(state, ships=ships, phase=new_phase(step=ACTIVATE, side=side))
+    return amend(state, ships=ships, phase=new_phase(step=TURN_END))
 
 
 @_folds(ev.FireWindow)
@@ -316,7 +304,7 @@ def _damage(state: GameState, b: ev.Damage, e: Event) -> GameState:
 @_folds(ev.SystemDamaged)
 def _system_damaged(state: GameState, b: ev.SystemDamaged, e: Event) -> GameState:
     def hit(s: ShipState) -> ShipState:
-        s = _set_system(s, b.system, b.status)
+        s = set_system(s, b.system, b.status)
         if b.beyond_repair:
             s = amend(
                 s,
@@ -346,31 +334,14 @@ def _ship_destroyed(state: GameState, b: ev.ShipDestroyed, e: Event) -> GameStat
     return _ship(state, b.ship, lambda s: amend(s, status=DESTROYED, out_reason=b.cause))
 
 
-def _dumped(s: ShipState) -> ShipState:
-    # no power for anything but emergency life support: drifting, out of the battle
-    return amend(_set_system(s, "core", "destroyed"), status=OUT_OF_PLAY, out_reason="core_dumped")
-
-
-def _abandoned(s: ShipState) -> ShipState:
-    return amend(
-        s,
-        status=OUT_OF_PLAY,
-        abandoned=True,
-        # nobody aboard: no countdown runs any more; a hulk keeps its first reason
-        life_support_turns=None,
-        command_bridge_out=0,
-        out_reason="abandoned" if s.status == "active" else s.out_reason,
-    )
-
-
 @_folds(ev.CoreAction)
 def _core_action(state: GameState, b: ev.CoreAction, e: Event) -> GameState:
-    state = _ship(state, b.ship, _dumped if b.action == "dump" else _abandoned)
+    ships = _ships(state, b.ship, dumped if b.action == "dump" else abandoned)
     # the side due to name a ship may have just lost its last unactivated one: hand on
     phase = state.phase
     if phase.step == ACTIVATE and phase.side is not None:
-        return _hand_on(state, (phase.side, other_side(phase.side)))
-    return state
+        return _hand_on(state, ships, (phase.side, other_side(phase.side)))
+    return amend(state, ships=ships)
 
 
 @_folds(ev.Emp)
@@ -407,7 +378,7 @@ def _damage_control(state: GameState, b: ev.DamageControl, e: Event) -> GameStat
             if not attempt.repaired:
                 continue
             system_id = attempt.system
-            s = _set_system(s, system_id, "ok")
+            s = set_system(s, system_id, "ok")
             if system_id == "bridge":
                 s = amend(s, out_of_control=0)
             elif system_id == "life_support":
@@ -434,7 +405,7 @@ def _turn_ended(state: GameState, b: ev.TurnEnded, e: Event) -> GameState:
             s, fired=frozenset(), locks=(), trail=(), emp_hits={}, aim_locks=(), hm_emp_hits=0
         )
         if s.status != ShipStatus.ACTIVE:
-            return _hulk_life_support(s, failed) if s.crew_aboard else s
+            return hulk_life_support(s, failed) if s.crew_aboard else s
         if legacy:
             s = _legacy_control_tick(s, b)
         if s.life_support_turns is not None:
@@ -459,22 +430,12 @@ def _legacy_control_tick(s: ShipState, b: ev.TurnEnded) -> ShipState:
     if s.out_of_control:
         s = amend(s, out_of_control=s.out_of_control - 1)
         if s.id in b.regained_control:
-            s = _set_system(s, "bridge", "ok")
+            s = set_system(s, "bridge", "ok")
     if s.command_bridge_out:
         s = amend(s, command_bridge_out=s.command_bridge_out - 1)
         if s.id in (b.command_bridge_restored or ()):
-            s = _restore_command_bridges(s)
+            s = restore_command_bridges(s)
     return s
-
-
-def _hulk_life_support(s: ShipState, failed: set[str]) -> ShipState:
-    """A hulk's crew still aboard lives on its life support: the countdown goes on, and at 0
-    the crew abandons the hulk (it keeps the reason it went out of play)."""
-    if s.life_support_turns is None:
-        return s
-    if s.id in failed:
-        return amend(s, abandoned=True, life_support_turns=None)
-    return amend(s, life_support_turns=s.life_support_turns - 1)
 
 
 @_folds(ev.GameFinished)

@@ -40,9 +40,10 @@ _DUE = {
 
 
 def own_ship(state: GameState, seat: str, ship_id: str) -> ShipState:
-    if not state.has_ship(ship_id):
-        raise UnknownShip(f"there is no ship {ship_id!r} in this game")
-    ship = state.ship(ship_id)
+    try:
+        ship = state.ship(ship_id)  # one search of the ships, not two
+    except KeyError:
+        raise UnknownShip(f"there is no ship {ship_id!r} in this game") from None
     if ship.side != seat:
         raise NotYourShip(f"{ship.name} belongs to side {ship.side}")
     return ship

@@ -83,7 +83,7 @@ def _expected(movement: str, fields: tuple[str, str]) -> str:
 def _read_orders(data: Mapping[str, Any], movement: str, fields: tuple[str, str]) -> list[Any]:
     """The two order fields and ``leave``, strictly: exactly these fields, whole numbers as real
     ints (bool is an int subclass and 1.0 == 1, but neither is a whole-number order)."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # exact type first: cheaper
         raise IllegalOrders(f"orders must be an object; {_expected(movement, fields)}")
     unknown = [key for key in data if key not in fields and key != "leave"]
     if unknown:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules import events as ev
 from app.rules.capabilities import SENSOR_DICE, has_area_ecm, has_ecm, sensors
 from app.rules.dice import Roller
+from app.rules.events import make, point
 from app.rules.geometry import distance
 from app.rules.state import GameState, ShipState, other_side
 
@@ -37,38 +39,35 @@ def ecm_dice_count(state: GameState, target: ShipState) -> int:
     return 1
 
 
-def detect(state: GameState, pinger: ShipState, roller: Roller) -> dict[str, Any]:
-    """The ``ping`` event payload (full form; ``redact`` strips the ECM dice per seat)."""
+def detect(state: GameState, pinger: ShipState, roller: Roller) -> ev.Ping:
+    """The ``ping`` event (full form; ``redact`` strips the ECM dice per seat)."""
     assert pinger.position is not None
     grade = sensors(state, pinger)
     n = SENSOR_DICE[grade]
     mark = roller.mark()
     detections = []
     for target in (s for s in state.ships_of(other_side(pinger.side)) if s.on_table):
-        ping_dice = list(roller.pool(n))
+        ping_dice = roller.pool(n)
         drawn = roller.pool(ECM_DICE_DRAWN)
-        ecm = list(drawn[: ecm_dice_count(state, target)])
+        ecm = drawn[: ecm_dice_count(state, target)]
         # a tie hides; no ECM means always revealed
         revealed = max(ping_dice) > max(ecm, default=0)
         # "ecm_drawn" keeps both drawn dice so that a finished record verifies every roll
-        item: dict[str, Any] = {
-            "target": target.id,
-            "ping_dice": ping_dice,
-            "ecm_dice": ecm,
-            "ecm_drawn": list(drawn),
-        }
+        item: dict[str, Any] = {"target": target.id, "ping_dice": ping_dice, "ecm_dice": ecm}
+        item["ecm_drawn"] = drawn
         if state.ping_range is not None:
             assert target.position is not None
             in_range = distance(pinger.position, target.position) <= state.ping_range + 1e-9
             item["in_range"] = in_range
             revealed = revealed and in_range
         item["revealed"] = revealed
-        detections.append(item)
-    return {
-        "ship": pinger.id,
-        "position": pinger.position.to_dict(),
-        "heading": pinger.heading,
-        "sensors": grade,
-        "detections": detections,
-        "rolls": roller.since(mark),
-    }
+        detections.append(make(ev.Detection, **item))
+    return make(
+        ev.Ping,
+        ship=pinger.id,
+        position=point(pinger.position),
+        heading=pinger.heading,
+        sensors=str(grade),
+        detections=tuple(detections),
+        rolls=tuple(roller.since(mark)),
+    )

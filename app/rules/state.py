@@ -432,7 +432,7 @@ def new_phase(**fields: Any) -> Phase:
     """``Phase(**fields)``, the others at their defaults (``declared`` a new empty mapping),
     built as a copy of the blank phase: every turn and activation makes one, and the frozen
     dataclass's ``__init__`` (a ``object.__setattr__`` per field) cost more than the copy."""
-    return amend(_BLANK_PHASE, **{"declared": {}, **fields})
+    return amend(_BLANK_PHASE, declared={}, **fields)
 
 
 _BLANK_PHASE = Phase()

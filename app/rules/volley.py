@@ -7,15 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules import damage as dmg
+from app.rules import events as ev
 from app.rules.aftermath import settle
 from app.rules.builder import Builder
 from app.rules.commands import Fire
 from app.rules.errors import StaleState, WrongStep
+from app.rules.events import make, point
 from app.rules.fighters.fire_at import groups_hit
 from app.rules.fire import check_declaration, resolve_volley
 from app.rules.ordnance.launch import declared_launches, launch_all
 from app.rules.ordnance.loads import system_damaged
-from app.rules.state import SIDES
+from app.rules.state import SIDES, Shot
 from app.rules.systems import EMP, EMP_MAX_HITS, NEEDLE
 
 
@@ -31,10 +33,22 @@ def declare(b: Builder, seat: str, cmd: Fire) -> None:
             raise WrongStep(f"side {seat} has already declared its fire for this window")
         raise WrongStep(f"side {seat} has no ship allowed to fire in this window")
     check_declaration(b.state, seat, cmd.shots)
-    b.emit(
-        "fire_declared",
-        {"side": seat, "window": cmd.window, "shots": [s.to_dict() for s in cmd.shots]},
-    )
+    shots = tuple([_declared(s) for s in cmd.shots])
+    b.put(make(ev.FireDeclared, side=str(seat), window=cmd.window, shots=shots))
+
+
+def _declared(shot: Shot) -> ev.DeclaredShot:
+    """The shot as the log shows it, its keys in ``Shot.to_dict``'s order."""
+    fields: dict[str, Any] = {"ship": shot.ship, "weapon": shot.weapon}
+    if shot.target is not None:
+        fields["target"] = shot.target
+    if shot.aim is not None:
+        fields["aim"] = point(shot.aim)
+    if shot.load is not None:
+        fields["load"] = shot.load
+    if shot.system is not None:
+        fields["system"] = shot.system
+    return make(ev.DeclaredShot, **fields)
 
 
 def volley(b: Builder) -> None:
@@ -65,15 +79,8 @@ def _reveal_shooters(b: Builder) -> None:
     for ship in state.ships:
         if ship.id in shooters and ship.in_control:
             assert ship.position is not None
-            b.emit(
-                "ship_revealed",
-                {
-                    "ship": ship.id,
-                    "position": ship.position.to_dict(),
-                    "heading": ship.heading,
-                    "cause": "fire",
-                },
-            )
+            at, heading = point(ship.position), ship.heading
+            b.put(make(ev.ShipRevealed, ship=ship.id, position=at, heading=heading, cause="fire"))
 
 
 def _damage(b: Builder, shots: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -11,14 +11,17 @@ Every ship may deploy anywhere: the default zones of these games cover the whole
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 
+import pytest
+
 from app.rules import GameSetup, ScriptedDice, ShipEntry, decide, evolve, game_started
+from app.rules.builder import Builder
 from app.rules.designs import Design, SystemSpec, preset
 from app.rules.dice import DiceSource
-from app.rules.events import Event
+from app.rules.events import Event, EventBody, read_body
 from app.rules.evolve import start_state
 from app.rules.geometry import Table, Vec, Zone
 from app.rules.state import SIDES, GameState, LastKnown, ShipState
@@ -355,3 +358,23 @@ def ecm_window() -> GameState:
     state, _ = play(state, "A", move("a1"))  # standing orders: the missiles stay and attack
     assert state.phase.step == "defend"
     return state
+
+
+Emit = Callable[[Builder, str, dict[str, Any], int | None], Event]
+
+
+def hook_emit(
+    monkeypatch: pytest.MonkeyPatch,
+    hook: Callable[[Builder, str, dict[str, Any], int | None, Emit], Event],
+) -> None:
+    """Every event the builder makes, typed (``Builder.put``) or from its JSON form, passes
+    through ``hook(builder, kind, data, turn, emit)`` in its JSON form; ``emit`` makes it."""
+    put = Builder.put
+
+    def emit(self: Builder, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+        return put(self, read_body(kind, data), turn)
+
+    def hooked(self: Builder, body: EventBody, turn: int | None = None) -> Event:
+        return hook(self, body.kind, dict(body.to_data()), turn, emit)
+
+    monkeypatch.setattr(Builder, "put", hooked)

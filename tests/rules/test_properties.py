@@ -53,11 +53,13 @@ from app.rules.state import GameState
 from app.rules.systems import HEAVY_MISSILE_TYPES, SYSTEMS, WEAPON_TYPES
 from tests.rules.golden_runner import GOLDEN_DIR, load, setup_from
 from tests.rules.helpers import (
+    Emit,
     beam,
     deploy_command,
     end,
     fire,
     gunship,
+    hook_emit,
     move,
     new_game,
     ping,
@@ -640,11 +642,8 @@ def test_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """Meta: the JSON scan alone finds a secret slipped into an otherwise public event."""
-    decide_module = importlib.import_module("app.rules.builder")
 
-    emit = decide_module.Builder.emit
-
-    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None, emit: Emit) -> Event:
         if kind == "activation_ended":
             ship = self.state.ship(data["ship"])
             if ship.position is not None:
@@ -652,7 +651,7 @@ def test_leak_scan_catches_a_coordinate_in_a_public_event(monkeypatch: pytest.Mo
         event: Event = emit(self, kind, data, turn)
         return event
 
-    monkeypatch.setattr(decide_module.Builder, "emit", chatty)
+    hook_emit(monkeypatch, chatty)
     with pytest.raises(AssertionError, match="hidden coordinate"):
         leak_checked_game(3, "duel", "cinematic")
 
@@ -1080,17 +1079,14 @@ def test_public_trace_catches_a_behavioural_tell(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(EVENT_TYPES, "ship_stationary", _ShipStationary)
     evolve_module = importlib.import_module("app.rules.evolve")
     monkeypatch.setitem(evolve_module._HANDLERS, _ShipStationary, lambda state, body, e: state)
-    decide_module = importlib.import_module("app.rules.builder")
 
-    emit = decide_module.Builder.emit
-
-    def tell(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+    def tell(self: Any, kind: str, data: dict[str, Any], turn: int | None, emit: Emit) -> Event:
         event: Event = emit(self, kind, data, turn)
         if kind == "ship_moved" and data["from"] == data["to"]:
             emit(self, "ship_stationary", {"ship": data["ship"]})
         return event
 
-    monkeypatch.setattr(decide_module.Builder, "emit", tell)
+    hook_emit(monkeypatch, tell)
     setup = quiet_setup(("scout",), ("frigate",), "cinematic")
     roaming = public_trace(7, 8, setup, still=False)
     parked = public_trace(7, 8, setup, still=True)

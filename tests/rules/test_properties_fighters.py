@@ -34,6 +34,7 @@ from app.rules.events import Event
 from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
+from tests.rules.helpers import Emit, hook_emit
 from tests.rules.randplay import Step, random_game, random_setup
 from tests.rules.test_properties import (
     GROUP_KINDS,
@@ -297,14 +298,12 @@ def test_the_oracle_catches_a_group_point_in_a_public_event(
     """Meta: a group's position slipped, to one decimal, into a public event must fail (the
     numeric comparison, not the text scan, finds it). The first random game in which a group
     stands somewhere never made public is the one that must fail."""
-    builder = importlib.import_module("app.rules.builder")
-    emit = builder.Builder.emit
     # points that may be public: where groups were live, where ships were seen (the random
     # player sends groups to enemies' last known positions)
     seen: set[Pair] = set()
     planted: list[Pair] = []
 
-    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None, emit: Emit) -> Event:
         seen.update(_pair(m.position.to_dict()) for m in self.state.markers if m.live)
         seen.update(_pair(s.last_known.to_dict()) for s in self.state.ships if s.last_known)
         groups = [
@@ -321,7 +320,7 @@ def test_the_oracle_catches_a_group_point_in_a_public_event(
         event: Event = emit(self, kind, data, turn)
         return event
 
-    monkeypatch.setattr(builder.Builder, "emit", chatty)
+    hook_emit(monkeypatch, chatty)
     for seed in range(1, 30):
         seen.clear()
         try:

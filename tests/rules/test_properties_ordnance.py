@@ -32,6 +32,7 @@ from app.rules.events import Event
 from app.rules.record import verify_dice
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import GameState
+from tests.rules.helpers import Emit, hook_emit
 from tests.rules.randplay import Step, random_game, random_setup
 from tests.rules.test_properties import check_conservation, leak_checked_game, walk
 
@@ -113,16 +114,14 @@ def test_leak_check_catches_a_marker_id_before_it_is_public(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Meta: the scan alone finds a marker id slipped into a public event's data."""
-    builder = importlib.import_module("app.rules.builder")
-    emit = builder.Builder.emit
 
-    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None = None) -> Event:
+    def chatty(self: Any, kind: str, data: dict[str, Any], turn: int | None, emit: Emit) -> Event:
         if kind == "activation_ended" and self.state.markers:
             data = {**data, "note": self.state.markers[0].id}
         event: Event = emit(self, kind, data, turn)
         return event
 
-    monkeypatch.setattr(builder.Builder, "emit", chatty)
+    hook_emit(monkeypatch, chatty)
     with pytest.raises(AssertionError, match="marker id"):
         leak_checked_game(LEAK_SEED, ordnance_setup(LEAK_SEED, "cinematic"), "cinematic")
 

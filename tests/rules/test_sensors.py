@@ -115,9 +115,9 @@ def test_enemy_area_ecm_does_not_help() -> None:
 # -- detection --------------------------------------------------------------------------------
 def _detect(state: GameState, pinger: str, dice: list[int]) -> dict[str, Any]:
     source = ScriptedDice(dice)
-    data = detect(state, state.ship(pinger), Roller(source, state.next_roll))
+    data = detect(state, state.ship(pinger), Roller(source, state.next_roll)).to_data()
     assert source.remaining == 0
-    return data
+    return dict(data)
 
 
 @pytest.mark.parametrize(

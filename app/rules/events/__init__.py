@@ -29,6 +29,7 @@ from app.rules.events.body import (
     Part,
     UnknownEventType,
     body_class,
+    make,
     read_body,
 )
 from app.rules.events.fighters import (
@@ -98,6 +99,7 @@ from app.rules.events.turn import (
     ShipRevealed,
     TurnEnded,
     TurnStarted,
+    point,
 )
 
 __all__ = [
@@ -165,5 +167,7 @@ __all__ = [
     "UnknownEventType",
     "ZoneBox",
     "body_class",
+    "make",
+    "point",
     "read_body",
 ]

@@ -25,7 +25,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType, UnionType
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, Self, TypeVar
 
 from app.rules.events.secrecy import Secrecy
 
@@ -184,6 +184,36 @@ class Part:
                 value = getattr(self, s.attr)
                 out[k] = value if s.encode is None or value is None else s.encode(value)
         return out
+
+
+def _make(cls: type[Part], /, **values: Any) -> Part:
+    """A part from its fields in the order its JSON form has them: what ``_read`` gives for that
+    form, without building it and reading it back (the engine's events are made so). Unchecked:
+    each value in its read form (a tuple for a list, a part for an object, a plain ``str``)."""
+    try:
+        renamed = _RENAMED[cls]
+    except KeyError:
+        slots = cls.layout().slots
+        renamed = _RENAMED.setdefault(cls, {s.attr: s.key for s in slots if s.attr != s.key})
+    # ``given``: the keys as the JSON form would have had them, for ``to_data``'s order
+    values["given"] = tuple([renamed.get(a, a) for a in values]) if renamed else tuple(values)
+    values["extra"] = _NO_EXTRA
+    part = object.__new__(cls)
+    object.__setattr__(part, "__dict__", values)
+    return part
+
+
+_RENAMED: dict[type[Part], dict[str, str]] = {}  # per part type: attribute -> its other key
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+if TYPE_CHECKING:
+    # mypy checks the fields' names and types against the dataclass, as a call to it
+
+    def make(cls: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T: ...
+
+else:
+    make = _make
 
 
 def _build_layout(cls: type[Part]) -> _Layout:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass, field
 
-from app.rules.events.body import EventBody, Json, Part, opt
+from app.rules.events.body import EventBody, Json, Part, make, opt
 from app.rules.events.secrecy import PUBLIC, OwnerShip, OwnerSide, TargetOnly
 from app.rules.geometry import Vec
 
@@ -17,6 +17,11 @@ class Point(Part):
 
     def vec(self) -> Vec:
         return Vec(float(self.x), float(self.y))
+
+
+def point(v: Vec) -> Point:
+    """A position or velocity in an event, as ``Vec.to_dict`` writes it."""
+    return make(Point, x=float(v.x), y=float(v.y))
 
 
 @dataclass(frozen=True)

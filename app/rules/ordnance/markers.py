@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from app.rules.builder import Builder
@@ -52,7 +53,12 @@ def marker_id(b: Builder, n: int, counter: int | None = None) -> str:
 def has_launchers(state: GameState, ship: ShipState) -> bool:
     """Whether the ship's design has a system that makes markers (its step 2 runs, RULES §4):
     a launcher or a bay; submunitions are direct fire and do not count."""
-    return any(s.type in LAUNCHER_TYPES or s.type in BAY_TYPES for s in ship.systems)
+    # the types read in C (``map``, ``isdisjoint``): this runs at every move and activation
+    return not _MAKER_TYPES.isdisjoint(map(_type_of, ship.systems))
+
+
+_MAKER_TYPES = LAUNCHER_TYPES | BAY_TYPES
+_type_of = attrgetter("type")
 
 
 def step2_due(state: GameState, ship: ShipState | None) -> bool:
