@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from app.rules.designs import Design, design_summary
 from tests.browser.conftest import OpenPage, screenshot
@@ -303,3 +303,35 @@ def test_build_a_missile_cruiser_with_a_magazine(
     )
     assert got.to_dict() == built.to_dict()
     assert errors == []
+
+
+def test_totals_answered_after_the_form_was_redrawn_change_nothing(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """An edit's totals (the summary, with each card's cost out of band) that come back after a
+    button has redrawn the whole form (here: a system moved down) are those of a form that is
+    gone: they wrote the old order's costs into the new order's cards. The test holds the
+    summary back (a Playwright route) until the form has been redrawn."""
+    page = open_page()
+    page.goto(f"{live_server.url}/designer?from=frigate")
+    expect(page.locator("#sys-1 .sys-cost")).to_have_text("2 mass · 6 pts")
+    fire_control = page.locator("#sys-0 .sys-cost").inner_text()
+    assert fire_control != "2 mass · 6 pts"
+    held: list[Route] = []
+    page.route("**/designer/summary", lambda route: held.append(route))
+    with page.expect_request(lambda r: r.url.endswith("/designer/summary")):
+        page.fill("#f-name", "Kestrel")  # its totals are asked for, and held
+    # the held answer, once let through, is the old form's: note when the page has taken it
+    page.evaluate(
+        """() => document.getElementById("designer").addEventListener(
+            "htmx:afterOnLoad", () => { window.__pdOldAnswer = true; })"""
+    )
+    page.get_by_role("button", name="Move fc-1 down").click()
+    expect(page.locator("#sys-0-id")).to_have_value("beam-1")
+    expect(page.locator("#sys-0 .sys-cost")).to_have_text("2 mass · 6 pts")
+    assert held, "the summary was not asked for"
+    held[0].continue_()
+    page.wait_for_function("() => window.__pdOldAnswer === true")
+    expect(page.locator("#sys-0 .sys-cost")).to_have_text("2 mass · 6 pts")
+    expect(page.locator("#sys-1 .sys-cost")).to_have_text(fire_control)
+    expect(page.locator("#f-name")).to_have_value("Kestrel")
