@@ -940,7 +940,12 @@ async def act(
         # the answer's block carries its key, as a fragment does: the live stream's hint of
         # this very command may come after it (under load, after the player has started on
         # the new form), and its refresh must then be a 204, not a redraw that throws away
-        # what the player put in
+        # what the player put in. The page refreshes its blocks once the answer has settled
+        # (its new orders block listens by then): asked before the swap, the orders block's
+        # refresh came from the block the answer replaces and was thrown away, so an answer
+        # drawn before the other side's next command (both declaring in a fire window)
+        # stayed on the page, out of date, until the next event
         context = await _context(request, reading, game_id, parts={"controls"})
-        return _keyed_block(request, context, "controls", headers={"HX-Trigger": "pd-refresh"})[1]
+        after = {"HX-Trigger-After-Settle": "pd-refresh"}
+        return _keyed_block(request, context, "controls", headers=after)[1]
     return RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
