@@ -574,16 +574,30 @@ async def fragment(game_id: str, name: str, request: Request, reading: ReadingDe
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
-    response = _page(request, "game.html", context, block=name)
-    mark = context["key_marks"][name]
-    key = _fragment_key(response, mark)
+    key, fresh = _keyed_block(request, context, name)
     if request.query_params.get("key") == key:
         return Response(status_code=204, headers=NO_STORE)
-    # hand the key to the fresh block so the next refresh can be skipped when nothing changed
-    body = bytes(response.body).replace(mark.encode(), key.encode())
-    fresh = HTMLResponse(body, headers=dict(NO_STORE, **{"X-Fragment-Key": key}))
-    issue_cookies(request, fresh)  # the block's forms carry a CSRF value for this cookie
     return fresh
+
+
+def _keyed_block(
+    request: Request,
+    context: dict[str, Any],
+    name: str,
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> tuple[str, Response]:
+    """Block ``name`` as drawn, with its key handed to it (in its ``hx-vals``), and the key:
+    the block's next refresh is then a 204 while it is unchanged."""
+    response = _page(request, "game.html", context, status, block=name)
+    mark = context["key_marks"][name]
+    key = _fragment_key(response, mark)
+    body = bytes(response.body).replace(mark.encode(), key.encode())
+    fresh = HTMLResponse(
+        body, status_code=status, headers={**NO_STORE, **(headers or {}), "X-Fragment-Key": key}
+    )
+    issue_cookies(request, fresh)  # the block's forms carry a CSRF value for this cookie
+    return key, fresh
 
 
 @router.get("/games/{game_id}/record.json", response_model=None)
@@ -917,13 +931,21 @@ async def act(
             return _page(
                 request, "message.html", {"title": "Not allowed", "text": error.detail}, status
             )
-        block = "controls" if htmx else None
-        parts = {block} if block else FRAGMENTS
-        context = await _context(request, reading, game_id, _problem_text(error), parts)
-        return _page(request, "game.html", context, status, block=block)
+        if not htmx:
+            context = await _context(request, reading, game_id, _problem_text(error))
+            return _page(request, "game.html", context, status)
+        context = await _context(request, reading, game_id, _problem_text(error), {"controls"})
+        return _keyed_block(request, context, "controls", status)[1]
     if htmx:
+        # the answer's block carries its key, as a fragment does: the live stream's hint of
+        # this very command may come after it (under load, after the player has started on
+        # the new form), and its refresh must then be a 204, not a redraw that throws away
+        # what the player put in. The page refreshes its blocks once the answer has settled
+        # (its new orders block listens by then): asked before the swap, the orders block's
+        # refresh came from the block the answer replaces and was thrown away, so an answer
+        # drawn before the other side's next command (both declaring in a fire window)
+        # stayed on the page, out of date, until the next event
         context = await _context(request, reading, game_id, parts={"controls"})
-        return _page(
-            request, "game.html", context, block="controls", headers={"HX-Trigger": "pd-refresh"}
-        )
+        after = {"HX-Trigger-After-Settle": "pd-refresh"}
+        return _keyed_block(request, context, "controls", headers=after)[1]
     return RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)

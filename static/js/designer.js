@@ -53,6 +53,22 @@
     changed(full);
   });
 
+  // an answer for a form that a button has since redrawn (the totals of an edit, still out
+  // when "Add" or "↓" was pressed) is the old form's: its costs, swapped in out of band by
+  // the cards' ids, would land on the new form's cards (another system after a move or a
+  // removal). htmx hands such an answer to the old, detached form, so the guard sits on each
+  // form that sends a request
+  const guarded = new WeakSet();
+  function dropIfGone(event) {
+    if (!event.currentTarget.isConnected) event.detail.shouldSwap = false;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const form = event.target.closest && event.target.closest("form.designer");
+    if (!form || guarded.has(form)) return;
+    guarded.add(form);
+    form.addEventListener("htmx:beforeSwap", dropIfGone);
+  });
+
   document.addEventListener("change", function (event) {
     const input = event.target;
     if (input.type === "checkbox" && /^sys-\d+-(arc|weak)$/.test(input.name)) {

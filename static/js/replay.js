@@ -109,6 +109,7 @@
   }
   function draw(i) {
     const frame = frames[i];
+    if (!frame) return;  // a step asked for before the record is in: the label says it loads
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     Object.values(frame.ships).forEach(function (s) {
       if (!s.pos) return;

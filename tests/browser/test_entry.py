@@ -26,6 +26,7 @@ from tests.browser.conftest import (
     Referee,
     assert_same_document,
     create_in_lobby,
+    eventually,
     join_by_link,
     mark,
     screenshot,
@@ -49,6 +50,13 @@ def test_the_join_page_and_the_game_page_name_the_referee(
     game_id, links = create_in_lobby(rex, live_server, name="Rex", seat="referee")
     expect(rex.locator("#referee-note")).to_contain_text("You referee this game")
 
+    # the join page is drawn once, with what the server knows then: Rex counts as connected
+    # only once his page's live stream has opened on the server, some time after the page
+    # loaded (later still on a loaded machine)
+    eventually(
+        lambda: True if referee.view(game_id)["referee"]["connected"] else None,
+        lambda: referee.view(game_id)["referee"],
+    )
     ann = open_page()
     ann.goto(links["A"])
     note = ann.locator("#referee-note")

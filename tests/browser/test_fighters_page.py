@@ -145,7 +145,11 @@ def test_launch_move_attack_and_defend_with_fighters(
     assert_no_hidden_positions(b, "B", referee.view(game.id))
     form.locator(f'input[name="attack@{gid}"][value="b1|ship"]').check()
     _shot(a, "choose-target")
-    form.locator("button.primary").click()
+    # the choice's answer first: the events read below must hold it, or B's page would be
+    # waited for at the seq before it
+    with a.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/act")) as sent:
+        form.locator("button.primary").click()
+    assert sent.value.status == 200, sent.value.text()
 
     # B's defence window: the PDS against the group, with the odds in fighters
     settled(b, referee.events(game.id)[-1]["seq"])

@@ -729,7 +729,9 @@ async def test_htmx_gets_the_controls_block_and_a_refresh_trigger(
     b = await seated(client, new_browser, game)
     r = await act(b["A"], game, "deploy-form", deploy_fields("a1", (20.5, 4.5), 0, 4), htmx=True)
     assert r.status_code == 200, r.text
-    assert r.headers["hx-trigger"] == "pd-refresh"
+    # the page refreshes its blocks once the answer is in (from the new orders block)
+    assert r.headers["hx-trigger-after-settle"] == "pd-refresh"
+    assert "hx-trigger" not in r.headers
     body = r.text.lstrip()
     assert body.startswith('<section id="controls"') and "<html" not in body
     assert "Waiting for Raider to deploy" in body and 'id="deploy-form"' not in body

@@ -94,5 +94,5 @@ async def test_an_order_from_the_orders_block_answers_without_the_log(
         with reads() as seen:
             r = await page.post(f"/games/{game.id}/act", data=form, headers={"HX-Request": "true"})
         assert r.status_code == 200, r.text
-        assert r.headers.get("HX-Trigger") == "pd-refresh"
+        assert r.headers.get("HX-Trigger-After-Settle") == "pd-refresh"
         assert "events" not in seen and "presence" not in seen
