@@ -22,6 +22,7 @@ from app.play import tokens
 from app.play.callers import Caller, Callers, token_hash
 from app.play.logbook import event_values
 from app.play.reading import Reading
+from app.play.watch import Change, Watchers
 from app.rules import DiceSource, Event, GameState, decide, redact
 from app.rules.decide import check_at_seq
 from app.rules.snapshot import state_from_dict, state_to_dict
@@ -51,8 +52,10 @@ class Commands:
         callers: Callers,
         reading: Reading,
         dice_of: Callable[[Q.GameHead], DiceSource],
+        watchers: Watchers | None = None,
     ) -> None:
         self.db = db
+        self.watchers = watchers or Watchers()
         self.states = states
         self.callers = callers
         self.reading = reading
@@ -77,6 +80,7 @@ class Commands:
             status = GameStatus.FINISHED if new_state.status == GameStatus.FINISHED else game.status
             referee = await self.reading.referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
+            await self.watchers.written(conn, Change(game, state, new_state))
             body_out = await self._persist(
                 conn, game, new_state, events, rows, caller, referee, key, fingerprint
             )

@@ -14,6 +14,7 @@ from app.play import tokens
 from app.play.callers import ADMIN, Callers, token_hash
 from app.play.logbook import event_values, service_events
 from app.play.reading import Reading
+from app.play.watch import Change, Watchers
 from app.rules import GameSetup, GameState, ShipEntry, game_started, seed_commitment, start_state
 from app.rules.designs import Design, validate_design
 from app.rules.errors import DesignError, RulesError
@@ -79,8 +80,10 @@ class Lobby:
         reading: Reading,
         allow_client_seed: bool,
         presets: Callable[[], Mapping[str, Design]],
+        watchers: Watchers | None = None,
     ) -> None:
         self.db = db
+        self.watchers = watchers or Watchers()
         self.callers = callers
         self.reading = reading
         self.allow_client_seed = allow_client_seed
@@ -215,9 +218,12 @@ class Lobby:
             seated = read.seated | {invite_side}
             starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
             data = {"side": invite_side, "name": name, "game_active": starts}
-            state, rows = service_events(self._state(read), [("seat_claimed", data)])
+            before = self._state(read)
+            state, rows = service_events(before, [("seat_claimed", data)])
             status = GameStatus.ACTIVE if starts else None
             seat = (invite_side, name, tokens.digest(token))
+            after = replace(game, status=status or game.status, seq=state.seq)
+            await self.watchers.written(conn, Change(after, before, state))
             await SL.save_claim(
                 conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
             )

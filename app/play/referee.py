@@ -17,6 +17,7 @@ from app.play.callers import ADMIN, Callers, token_hash
 from app.play.logbook import event_values, service_events
 from app.play.presence import presence_of
 from app.play.reading import Reading, seat_names
+from app.play.watch import Change, Watchers
 from app.rules import Event, GameState, evolve, replay
 from app.rules.rewind import open_windows, voided_reveals
 from app.rules.snapshot import state_from_dict, state_to_dict
@@ -82,10 +83,13 @@ class Referee:
     """Each action locks the game, checks the referee, writes its event and answers with the
     referee's view; the hint goes out after the commit."""
 
-    def __init__(self, db: Database, callers: Callers, reading: Reading) -> None:
+    def __init__(
+        self, db: Database, callers: Callers, reading: Reading, watchers: Watchers | None = None
+    ) -> None:
         self.db = db
         self.callers = callers
         self.reading = reading
+        self.watchers = watchers or Watchers()
 
     async def _referee(self, conn: AsyncConnection, game_id: str, token: str | None) -> Q.GameRead:
         read = await Q.read_for_change(conn, game_id, token_hash(token), self.db.postgres)
@@ -114,15 +118,17 @@ class Referee:
     ) -> tuple[dict[str, Any], int]:
         """Append service-level events; the referee's view after them, and their last seq."""
         assert read.snapshot is not None  # read for a change: the snapshot comes with it
-        state, rows = service_events(state_from_dict(read.snapshot), items)
+        before = state_from_dict(read.snapshot)
+        state, rows = service_events(before, items)
         game = read.head
-        await G.save_game(conn, game.id, rows, state_to_dict(state), state.seq, status, paused)
         game = replace(
             game,
             seq=state.seq,
             status=status or game.status,
             paused=game.paused if paused is None else paused,
         )
+        await self.watchers.written(conn, Change(game, before, state))
+        await G.save_game(conn, game.id, rows, state_to_dict(state), state.seq, status, paused)
         return await self._done(conn, game, state), state.seq
 
     async def pause(self, game_id: str, token: str | None, reason: str) -> dict[str, Any]:
@@ -194,6 +200,7 @@ class Referee:
             voided, event, state = rewound(rows, to_seq, before, reason, game.seq)
             await L.void(conn, game.id, voided)
             row = event_values(event, state)
+            await self.watchers.written(conn, Change(replace(game, seq=state.seq), before, state))
             await G.save_game(conn, game.id, [row], state_to_dict(state), state.seq)
             seen = await self._done(conn, replace(game, seq=state.seq), state)
         await self.db.hint(game_id, state.seq)

@@ -21,6 +21,7 @@ from app.play.commands import Commands
 from app.play.lobby import Lobby
 from app.play.reading import Reading
 from app.play.referee import Referee
+from app.play.watch import Watchers
 from app.rules import DiceSource, SeededDice
 from app.rules.designs import PRESET_DESIGNS, Design
 from app.store.cache import StateCache
@@ -54,8 +55,17 @@ class GameService:
         self.states = StateCache()
         self.callers = Callers(options.admin_token)
         self.reading = Reading(db, self.states, self.callers)
-        self.commands = Commands(db, self.states, self.callers, self.reading, dice_of)
-        self.lobby = Lobby(
-            db, self.callers, self.reading, options.allow_client_seed, preset_designs
+        # what a game write causes in its own transaction (clocks, the notification outbox)
+        self.watchers = Watchers()
+        self.commands = Commands(
+            db, self.states, self.callers, self.reading, dice_of, self.watchers
         )
-        self.referee = Referee(db, self.callers, self.reading)
+        self.lobby = Lobby(
+            db,
+            self.callers,
+            self.reading,
+            options.allow_client_seed,
+            preset_designs,
+            self.watchers,
+        )
+        self.referee = Referee(db, self.callers, self.reading, self.watchers)
