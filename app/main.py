@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics, problems
-from app.api.routes import designs, games, invites, referee
+from app.api.routes import designs, games, invites, referee, social
 from app.config import Settings
 from app.edge import addresses, limits
 from app.edge.headers import SecurityHeaders
@@ -98,6 +98,8 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         # one watcher per followed game re-reads its log marks (issue 14: streams)
         hub = Hub(db, settings.stream_recheck, settings.stream_recheck_jitter)
         db.on_hint(hub.committed)
+        # chat and rematch wake-ups (issue 15); on PostgreSQL LISTEN brings them again
+        db.on_side_hint(hub.side)
         admin = settings.admin_token.get_secret_value() if settings.admin_token else None
         app.state.settings = settings
         app.state.db = db
@@ -173,7 +175,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app, page=web.problem_page, api=f"{API}/")
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
-    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
+    for router in (
+        games.router, invites.router, designs.router, referee.router, stream.router,
+        social.router,
+    ):  # fmt: skip
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
     app.include_router(web.router)
