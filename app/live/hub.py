@@ -170,8 +170,9 @@ class Hub:
             return
         _, channel, n = kind.split(".")
         for sub in list(self._subs.get(game_id, ())):
-            if sub.chat == channel:
-                sub.chat_n = max(sub.chat_n, int(n))
+            # on PostgreSQL this worker hears its own lines twice (at once, then by LISTEN)
+            if sub.chat == channel and int(n) > sub.chat_n:
+                sub.chat_n = int(n)
                 sub.wake(CHAT)
 
     def poke(self, game_id: str, opener: Subscription | None = None) -> None:
