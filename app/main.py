@@ -30,6 +30,7 @@ from app.web import apidocs
 from app.web import designer as web_designer
 from app.web import referee as web_referee
 from app.web import routes as web
+from app.web import social as web_social
 from app.web.security import CsrfFailed
 
 log = logging.getLogger(__name__)
@@ -184,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)
+    app.include_router(web_social.router)  # chat and rematch panels (issue 15)
     app.include_router(apidocs.router)  # the API reference page from static/vendor/swagger-ui
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _health(app)
