@@ -86,7 +86,7 @@ async def rematch_post(game_id: str, request: Request) -> Response:
     except E.Problem as problem:
         return await _rematch_panel(request, game_id, problem.detail, problem.status)
     target = f"/games/{body['game_id']}" if body.get("game_id") else f"/games/{game_id}"
-    response = RedirectResponse(target, status_code=303)
+    response: Response = RedirectResponse(target, status_code=303)
     if request.headers.get("hx-request") == "true":
         response = Response(status_code=200, headers={"HX-Redirect": target})
     if body.get("token"):
