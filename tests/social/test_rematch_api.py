@@ -123,3 +123,28 @@ async def test_concurrent_accepts_make_one_game(client: httpx.AsyncClient) -> No
     assert len(tokens) == 2, handed  # one per seat, never a second one
     got = {(await view(client, new_id, token))["you"] for token in tokens}
     assert got == {"A", "B"}
+
+
+async def test_a_human_referee_follows_into_the_rematch(client: httpx.AsyncClient) -> None:
+    r = await client.post(f"{API}/games", json={"scenario": "duel", "creator": "referee"})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    duel = Duel(made["game_id"], {"referee": made["token"]})
+    for side, code in made["invites"].items():
+        claimed = await client.post(f"{API}/invites/{code}/claim", json={"name": f"P{side}"})
+        duel.tokens[side] = claimed.json()["token"]
+    await finish(client, duel)
+    assert (await rematch(client, duel, "referee")).status_code == 403  # players decide
+    assert (await rematch(client, duel, "B")).status_code == 202
+    r = await rematch(client, duel, "A")
+    new_id = r.json()["game_id"]
+    assert (await view(client, new_id, r.json()["token"]))["you"] == "B"
+    state = await client.get(f"{duel.path}/rematch", headers=duel.auth("referee"))
+    assert state.json()["token_waiting"] is True
+    r = await rematch(client, duel, "referee")
+    assert r.status_code == 200 and r.json()["game_id"] == new_id
+    ref_view = await view(client, new_id, r.json()["token"])
+    assert ref_view["you"] == "referee" and ref_view["creator"] == "referee"
+    assert (await rematch(client, duel, "referee")).json()["token"] is None
+    r = await client.post(f"{duel.path}/rematch")  # a spectator
+    assert r.status_code == 401
