@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import httpx
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from app.deps import seat_cookie
 from tests.browser.conftest import ADMIN, OpenPage, create_and_claim
@@ -15,8 +15,9 @@ from tests.conftest import LiveServer
 EVIL = '<img src=x onerror="window.__pwned=1">'
 
 
-def seat_page(open_page: OpenPage, server: LiveServer, game_id: str, token: str | None):  # type: ignore[no-untyped-def]
-    page = open_page()
+def seat_page(open_page: OpenPage, server: LiveServer, game_id: str, token: str | None) -> Page:
+    """A browser holding ``token`` as the game's seat cookie (None: a spectator)."""
+    page: Page = open_page()
     if token is not None:
         page.context.add_cookies(
             [{"name": seat_cookie(game_id), "value": token, "url": server.url}]
