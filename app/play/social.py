@@ -14,7 +14,7 @@ is a random one nobody knows. The hint ``rematch`` wakes the old game's pages.
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from typing import Any
@@ -59,26 +59,38 @@ def channel_of(caller: Caller) -> str:
     return SPECTATORS if caller.seat == "spectator" else PLAYERS
 
 
+# refused in chat: C0/C1 controls (line breaks and tabs too: a line is one line) and the
+# invisible format characters that reorder or hide text (bidi overrides, zero widths, BOM)
+BAD_CHARS = (
+    "\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+_BAD = re.compile(f"[{BAD_CHARS}]")
+# the same rule as JSON Schema says it (the API documents it): no such character, and one
+# that is not white space
+TEXT_PATTERN = f"^[^{BAD_CHARS}]*[^\\s{BAD_CHARS}][^{BAD_CHARS}]*$"
+
+
 def clean_text(text: object) -> str:
-    """The line as stored: trimmed, 1 … 500 characters, no control characters (a line is one
-    line; markup is kept as typed and escaped wherever it is shown)."""
+    """The line as stored: at most 500 characters, none of ``BAD_CHARS``, trimmed, not
+    empty. Markup is kept as typed and escaped wherever it is shown."""
     if not isinstance(text, str):
         raise ChatTextInvalid("'text' must be a string", field="text")
-    text = text.strip()
-    if not text:
-        raise ChatTextInvalid("the message is empty: type something to send", field="text")
     if len(text) > MAX_TEXT:
         raise ChatTextInvalid(
             f"the message has {len(text)} characters; at most {MAX_TEXT} are allowed: shorten it",
             field="text",
         )
-    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Cs")), None)
+    bad = _BAD.search(text)
     if bad is not None:
         raise ChatTextInvalid(
-            f"the message holds a control character (U+{ord(bad):04X}): remove it "
+            f"the message holds a control character (U+{ord(bad.group()):04X}): remove it "
             "(line breaks and tabs included; send one line)",
             field="text",
         )
+    text = text.strip()
+    if not text:
+        raise ChatTextInvalid("the message is empty: type something to send", field="text")
     return text
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import Field
 
 from app.api.schemas import Open, Strict
 from app.deps import TokenDep
-from app.play.social import Social
+from app.play.social import MAX_TEXT, TEXT_PATTERN, Social
 from app.problems import documented
 
 router = APIRouter(tags=["network play"])
@@ -21,7 +22,14 @@ def _social(request: Request) -> Social:
 
 
 class ChatIn(Strict):
-    text: str
+    # said in the document, checked by ``clean_text`` (one problem code for every refusal)
+    text: Annotated[
+        str,
+        Field(
+            json_schema_extra={"minLength": 1, "maxLength": MAX_TEXT, "pattern": TEXT_PATTERN},
+            description="one line: at most 500 characters, no control character, not blank",
+        ),
+    ]
 
 
 class ChatOut(Open):
