@@ -5,6 +5,7 @@ What is limited (each a setting, ``docs/operations.md``), keyed by the client's 
 
 - per address: games created, designs saved, invites claimed (API and pages alike);
 - per seat token: game commands (``/api/v1/games/{id}/commands`` and the page's ``/act``);
+- per seat token (a spectator: per address): chat lines (``…/chat``, API and page);
 - per address, after the fact: requests whose token was refused (401, or 403 on the admin's
   game list): once a window is full, every request of that address that carries a token is
   refused until it empties — windows of a minute, an hour and a day make the wait grow;
