@@ -42,6 +42,7 @@ class Settings(BaseSettings):
     limit_token_failures: str = "30/minute;200/hour;1000/day"  # tokens answered 401
     limit_commands: str = "100/10seconds"  # per seat token
     limit_commands_per_address: str = "300/10seconds"
+    limit_chat: str = "10/10seconds"  # chat lines per seat token (spectators: per address)
     limit_streams_per_address: int = 50  # open at once, per worker
     limit_streams_per_game: int = 1000  # open at once, per worker
 
@@ -58,6 +59,7 @@ class Settings(BaseSettings):
         "limit_token_failures",
         "limit_commands",
         "limit_commands_per_address",
+        "limit_chat",
     )
     @classmethod
     def _rate(cls, value: str) -> str:

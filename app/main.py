@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics, problems
-from app.api.routes import designs, games, invites, referee
+from app.api.routes import designs, games, invites, referee, social
 from app.config import Settings
 from app.edge import addresses, limits
 from app.edge.headers import SecurityHeaders
@@ -30,6 +30,7 @@ from app.web import apidocs
 from app.web import designer as web_designer
 from app.web import referee as web_referee
 from app.web import routes as web
+from app.web import social as web_social
 from app.web.security import CsrfFailed
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,8 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         # one watcher per followed game re-reads its log marks (issue 14: streams)
         hub = Hub(db, settings.stream_recheck, settings.stream_recheck_jitter)
         db.on_hint(hub.committed)
+        # chat and rematch wake-ups (issue 15); on PostgreSQL LISTEN brings them again
+        db.on_side_hint(hub.side)
         admin = settings.admin_token.get_secret_value() if settings.admin_token else None
         app.state.settings = settings
         app.state.db = db
@@ -173,12 +176,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app, page=web.problem_page, api=f"{API}/")
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
-    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
+    for router in (
+        games.router, invites.router, designs.router, referee.router, stream.router,
+        social.router,
+    ):  # fmt: skip
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)
+    app.include_router(web_social.router)  # chat and rematch panels (issue 15)
     app.include_router(apidocs.router)  # the API reference page from static/vendor/swagger-ui
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _health(app)

@@ -5,6 +5,7 @@ What is limited (each a setting, ``docs/operations.md``), keyed by the client's 
 
 - per address: games created, designs saved, invites claimed (API and pages alike);
 - per seat token: game commands (``/api/v1/games/{id}/commands`` and the page's ``/act``);
+- per seat token (a spectator: per address): chat lines (``…/chat``, API and page);
 - per address, after the fact: requests whose token was refused (401, or 403 on the admin's
   game list): once a window is full, every request of that address that carries a token is
   refused until it empties — windows of a minute, an hour and a day make the wait grow;
@@ -70,6 +71,7 @@ class Rules:
         self.login = Rule(
             "admin_login", s.limit_admin_login, "failed admin sign-ins from this address"
         )
+        self.chat = Rule("chat", s.limit_chat, "chat messages from this seat or address")
         self.per_address = s.limit_streams_per_address
         self.per_game = s.limit_streams_per_game
 
@@ -165,6 +167,9 @@ class RateLimits:
             await self.command(request.token, request, scope, receive, send)
         elif kind == "page_command":
             await self.command(_page_token(request, game), request, scope, receive, send)
+        elif kind in ("chat", "page_chat"):
+            token = request.token if kind == "chat" else _page_token(request, game)
+            await self.chat(token, request, scope, receive, send)
         elif kind == "stream":
             await self.stream(game, request, scope, receive, send)
         elif kind == "sign_in":
@@ -235,6 +240,17 @@ class RateLimits:
             await self._refuse(scope, send, request, address, wait)
             return
         await self._pass(request, scope, receive, send)
+
+    async def chat(
+        self, token: str | None, request: Request, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        """Chat lines: per seat token, else (spectators) per address."""
+        key = _digest(token) if token is not None else f"a:{request.address}"
+        wait = await self.counters_().hit(self.rules.chat.items, self.rules.chat.name, key)
+        if wait:
+            await self._refuse(scope, send, request, self.rules.chat, wait)
+        else:
+            await self._pass(request, scope, receive, send)
 
     async def stream(
         self, game_id: str, request: Request, scope: Scope, receive: Receive, send: Send
@@ -321,6 +337,11 @@ def _route(request: Request) -> tuple[str, str] | None:
         game = _segment(path, "/games/", "/act")
         if game is not None:
             return "page_command", game
+        if _segment(path, f"{API}/games/", "/chat") is not None:
+            return "chat", ""
+        game = _segment(path, "/games/", "/chat")
+        if game is not None:
+            return "page_chat", game
         if _segment(path, f"{API}/invites/", "/claim") is not None or _segment(path, "/join/", ""):
             return "claims", ""
         if path == "/referee/login":

@@ -36,7 +36,16 @@ SEQ = 1  # the game has a new seq
 PRESENCE = 2  # a page or stream of a shown seat opened or closed somewhere
 CHECK = 4  # a seat was revoked: every stream re-checks its token
 END = 8  # the client left or the server is shutting down
+CHAT = 16  # a chat line in the stream's channel (issue 15: no seq, no game event)
+REMATCH = 32  # the game's rematch was offered or accepted
+_SIDE = re.compile(r"(.+)!(chat\.(players|spectators)\.([0-9]{1,10})|rematch)")
 _LAG_KEEP = 4096  # commits remembered for the hint lag (PostgreSQL: until their NOTIFY returns)
+
+
+def parse_side_hint(payload: str) -> tuple[str, str] | None:
+    """``"<game_id>!chat.<channel>.<n>"`` or ``"<game_id>!rematch"``; anything else: None."""
+    match = _SIDE.fullmatch(payload)
+    return (match.group(1), match.group(2)) if match else None
 
 
 def parse_hint(payload: str) -> tuple[str, int] | None:
@@ -49,12 +58,14 @@ def parse_hint(payload: str) -> tuple[str, int] | None:
 class Subscription:
     """One open stream's wake-up: flags set by the hub, one future only while it waits."""
 
-    __slots__ = ("_waiter", "flags", "game_id", "seq")
+    __slots__ = ("_waiter", "chat", "chat_n", "flags", "game_id", "seq")
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.seq = -1  # the game's seq at the stream's last read (the watcher compares)
         self.flags = 0
+        self.chat: str | None = None  # the chat channel this stream follows, if any
+        self.chat_n = 0  # the highest line of that channel it was told of
         self._waiter: asyncio.Future[None] | None = None
 
     @property
@@ -149,6 +160,20 @@ class Hub:
         if sent is not None:
             metrics.HINT_LAG.observe(time.monotonic() - sent)
         self.publish(game_id, seq)
+
+    def side(self, game_id: str, kind: str) -> None:
+        """A side hint (``Database.side_hint``): a chat line wakes only the streams of its
+        channel (a spectator's line never reaches a player's stream, nor the reverse); a
+        rematch wakes every stream of the game."""
+        if kind == "rematch":
+            self._wake(game_id, REMATCH)
+            return
+        _, channel, n = kind.split(".")
+        for sub in list(self._subs.get(game_id, ())):
+            # on PostgreSQL this worker hears its own lines twice (at once, then by LISTEN)
+            if sub.chat == channel and int(n) > sub.chat_n:
+                sub.chat_n = int(n)
+                sub.wake(CHAT)
 
     def poke(self, game_id: str, opener: Subscription | None = None) -> None:
         """Wake this worker's other streams of a game without a new seq: a page or stream of
@@ -264,6 +289,8 @@ class PgListener:
                         hint = parse_hint(note.payload)
                         if hint is not None:
                             self.deliver(*hint)
+                        elif (side := parse_side_hint(note.payload)) is not None:
+                            self.hub.side(*side)
             except asyncio.CancelledError:
                 raise
             except Exception:

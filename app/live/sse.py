@@ -57,7 +57,8 @@ class LiveEvents(Response):
         gone = asyncio.create_task(self._until_gone(receive))
         try:
             async for chunk in self.chunks:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if chunk:  # a wake-up with nothing to say (``app.live.social``) sends nothing
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
             # the end (a client gone already makes this a no-op in uvicorn)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:

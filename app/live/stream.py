@@ -24,6 +24,7 @@ from sse_starlette import EventSourceResponse
 from app.deps import ReadingDep, TokenDep, cookie_token
 from app.live.hub import CHECK, END, PRESENCE, SEQ, Hub, Subscription
 from app.live.metrics import OPEN_STREAMS
+from app.live.social import SIDE_FLAGS, follow_chat, side_frames
 from app.live.sse import PING, LiveEvents, frame
 from app.play.callers import Caller
 from app.play.errors import Invalid, Problem, Unauthorized
@@ -173,7 +174,7 @@ async def stream(
     settings = request.app.state.settings
     presence = request.app.state.presence
     seat = caller.seat
-    sub = hub.subscribe(game_id)
+    sub = follow_chat(hub.subscribe(game_id), seat)
 
     async def read(after: int) -> tuple[bytes, int, int, int]:
         items, seq = await reading.events_for_token(game_id, token, seat, after)
@@ -205,8 +206,9 @@ async def stream(
                 while not (why := await sub.wait(settings.stream_keepalive)) & (SEQ | CHECK):
                     if sub.ended:
                         return
-                    if not why:
-                        yield PING
+                    yield side_frames(sub, why) if why else PING
+                if why & SIDE_FLAGS:  # woken for a seq and a chat line at once
+                    yield side_frames(sub, why)
                 if token is None:
                     await crowd_pause(sub, settings.spectator_pause)
         finally:
@@ -225,11 +227,10 @@ async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> Li
     page then re-fetches its own fragments. The seat comes from the page's cookie."""
     token, caller = await _page_caller(reading, game_id, cookie_token(request, game_id))
     hub: Hub = request.app.state.hub
-    keepalive = request.app.state.settings.stream_keepalive
-    pause = request.app.state.settings.spectator_pause
-    presence = request.app.state.presence
-    seat = caller.seat
-    sub = hub.subscribe(game_id)
+    settings = request.app.state.settings
+    keepalive, pause = settings.stream_keepalive, settings.spectator_pause
+    presence, seat = request.app.state.presence, caller.seat
+    sub = follow_chat(hub.subscribe(game_id), seat)
 
     async def seq() -> int:
         return await reading.seq_for(game_id, token, seat)
@@ -247,6 +248,7 @@ async def page_stream(game_id: str, request: Request, reading: ReadingDep) -> Li
         why = SEQ | PRESENCE
         try:
             while True:
+                yield side_frames(sub, why)  # chat, rematch: nothing if neither woke it
                 if why & (SEQ | CHECK):
                     try:
                         now_at = await (

@@ -4,7 +4,7 @@ link, reissuing an invite, and the admin's list of games."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -57,6 +57,14 @@ class NewGame:
     creator: str = "A"
     creator_name: str | None = None
     seed: str | None = None
+
+
+def settings_of(req: NewGame) -> dict[str, Any]:
+    """The request as a rematch repeats it (issue 15): every field, whatever fields come,
+    but the seed (a rematch draws a new one, and a chosen seed is the admin's secret)."""
+    settings = asdict(req)
+    settings.pop("seed", None)
+    return settings
 
 
 def already_seated(held: str, offered: str) -> str:
@@ -188,6 +196,7 @@ class Lobby:
                 event_values(first, state),
                 (req.creator, req.creator_name, tokens.digest(token)),
                 [(tokens.digest(code), side) for side, code in invites.items()],
+                settings_of(req),
             )
         self.reading.states.put(game_id, state)  # committed: the claim needs no parsing
         return {

@@ -21,6 +21,7 @@ from app.play.commands import Commands
 from app.play.lobby import Lobby
 from app.play.reading import Reading
 from app.play.referee import Referee
+from app.play.social import Social
 from app.play.watch import Watchers
 from app.rules import DiceSource, SeededDice
 from app.rules.designs import PRESET_DESIGNS, Design
@@ -69,3 +70,4 @@ class GameService:
             self.watchers,
         )
         self.referee = Referee(db, self.callers, self.reading, self.watchers)
+        self.social = Social(db, self.callers, self.lobby)  # chat and rematch (issue 15)

@@ -32,6 +32,8 @@ from app.store.driver import READS, driver_of, to_json, wants_transaction
 log = logging.getLogger(__name__)
 
 Hint = Callable[[str, int], None]
+SideHint = Callable[[str, str], None]  # (game_id, kind): chat and rematch wake-ups, no seq
+SIDE = "!"  # a side hint's payload: "<game_id>!<kind>" (a seq hint's is "<game_id>:<seq>")
 
 
 def is_postgres_url(url: str) -> bool:
@@ -103,6 +105,7 @@ class Database:
         self.engine = make_engine(url, pool_size)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._local: list[Hint] = []
+        self._local_side: list[SideHint] = []
         self._pending: dict[str, int] = {}  # game_id -> highest seq not yet notified
         self._sent: asyncio.Future[None] | None = None  # resolves when the pending ones went
         self._sender: asyncio.Task[None] | None = None
@@ -186,6 +189,21 @@ class Database:
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send_pending(), name="pingduel-notify")
         return sent
+
+    def on_side_hint(self, callback: SideHint) -> None:
+        self._local_side.append(callback)
+
+    async def side_hint(self, game_id: str, kind: str) -> None:
+        """After a commit: a wake-up that is no game event (a chat line, a rematch offer),
+        carrying no seq; ``kind`` is public (``chat.players.7``). Lost ones only delay."""
+        for callback in self._local_side:
+            callback(game_id, kind)
+        if not self.postgres:
+            return
+        try:
+            await self._send_notify([f"{game_id}{SIDE}{kind}"])
+        except Exception:
+            log.warning("pg_notify of a side hint failed for %s", game_id, exc_info=True)
 
     async def _send_pending(self) -> None:
         while self._pending:

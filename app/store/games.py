@@ -40,10 +40,15 @@ def head_values(head: GameHead) -> dict[str, Any]:
 
 
 async def insert_game(
-    conn: AsyncConnection, head: GameHead, snapshot: dict[str, Any], first: dict[str, Any]
+    conn: AsyncConnection,
+    head: GameHead,
+    snapshot: dict[str, Any],
+    first: dict[str, Any],
+    settings: dict[str, Any] | None = None,
 ) -> None:
     """A new game's row and its first event (``first``: the events row's columns)."""
-    await conn.execute(sa.insert(games), {"id": head.id, "snapshot": snapshot, **head_values(head)})
+    row = {"id": head.id, "snapshot": snapshot, "settings": settings, **head_values(head)}
+    await conn.execute(sa.insert(games), row)
     await conn.execute(sa.insert(events), {**first, "game_id": head.id})
 
 

@@ -26,11 +26,11 @@ _PG_NEW_GAME = sa.text("""
 WITH game AS (
     INSERT INTO games (
         id, status, paused, spectators, creator, seed, seed_commitment, snapshot, seq,
-        created_at, updated_at
+        created_at, updated_at, settings
     )
     VALUES (
         :game_id, :status, :paused, :spectators, :creator, :seed, :seed_commitment,
-        CAST(:snapshot AS jsonb), :seq, :now, :now
+        CAST(:snapshot AS jsonb), :seq, :now, :now, CAST(:settings AS jsonb)
     )
 ), first AS (
     INSERT INTO events (
@@ -54,13 +54,14 @@ async def create_game(
     first: dict[str, Any],
     seat: tuple[str, str | None, str],
     invites: Sequence[tuple[str, str]],
+    settings: dict[str, Any] | None = None,
 ) -> None:
     """A new game's row, its first event (``first``: the events row's columns), the seat
     (side, name, token hash) and the invites ((code hash, side) each). The unit's last
     statement: on PostgreSQL it commits."""
     side, name, token_hash = seat
     if conn.dialect.name != "postgresql":
-        await G.insert_game(conn, head, snapshot, first)
+        await G.insert_game(conn, head, snapshot, first, settings)
         await S.add_seat(conn, head.id, side, name, token_hash)
         for code_hash, offered in invites:
             await S.add_invite(conn, code_hash, head.id, offered)
@@ -79,6 +80,7 @@ async def create_game(
         "name": name,
         "token_hash": token_hash,
         "invites": driver.to_json([{"code_hash": c, "side": s} for c, s in invites]),
+        "settings": None if settings is None else driver.to_json(settings),
     }
     assert first["seq"] == head.seq
     await driver.rows(conn, _PG_NEW_GAME, params, last=True)  # BEGIN, it, COMMIT: one trip

@@ -43,6 +43,8 @@ class Game(Base):
     seq: Mapped[int]  # last seq of the log
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # the normalized create request, for a rematch (issue 15); None for older games
+    settings: Mapped[dict[str, Any] | None]
 
 
 class Seat(Base):
@@ -123,3 +125,34 @@ class Presence(Base):
     opened_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     last_seen: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+
+# -- issue 15: chat and rematch (helper "social") ------------------------------------------
+class ChatMessage(Base):
+    """A chat line: numbered per game and channel, never a game event (no seq)."""
+
+    __tablename__ = "chat"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    channel: Mapped[str] = mapped_column(sa.String(16), primary_key=True)  # players | spectators
+    n: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    sender: Mapped[str] = mapped_column(sa.String(120))
+    text: Mapped[str] = mapped_column(sa.String(500))
+    at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class Rematch(Base):
+    """A finished game's rematch: who offered, and once accepted the new game and the seats
+    of the old game whose new token is still to be handed out (``"A,referee"``)."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    offered_by: Mapped[str] = mapped_column(sa.String(8))
+    new_game_id: Mapped[str | None] = mapped_column(sa.String(32))
+    pending: Mapped[str] = mapped_column(sa.String(32), default="", server_default="")
+    offered_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
