@@ -290,7 +290,9 @@ def _field(form: FormData, name: str) -> str | None:
 
 # -- joining ---------------------------------------------------------------------------------------
 @router.get("/join/{code}", response_model=None, name="join")
-async def join_page(code: str, request: Request, lobby: LobbyDep) -> Response:
+async def join_page(
+    code: str, request: Request, lobby: LobbyDep, reading: ReadingDep
+) -> Response:
     try:
         offer = await lobby.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
@@ -298,7 +300,9 @@ async def join_page(code: str, request: Request, lobby: LobbyDep) -> Response:
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     link = str(request.url_for("join", code=code))
-    return _page(request, "join.html", {"offer": offer, "code": code, "link": link})
+    presence = await reading.presence(offer["game_id"], detailed=False)
+    context = {"offer": offer, "code": code, "link": link, "presence": presence}
+    return _page(request, "join.html", context)
 
 
 @router.post("/join/{code}", response_model=None)
