@@ -125,7 +125,10 @@ async def set_seat(request: Request, response: Response, game_id: str, token: st
 async def move_legacy(request: Request, response: Response, game_id: str) -> None:
     """An older per-game seat cookie of a live seat goes into the mapping and is cleared."""
     token = request.cookies.get(seat_cookie(game_id))
-    if token and game_id not in request.state.browser_seats:
-        if await Browsers(request.app.state.db).live_in(game_id, token):
-            await set_seat(request, response, game_id, token)
-
+    held = getattr(request.state, "browser_seats", {})
+    if (
+        token
+        and game_id not in held
+        and await Browsers(request.app.state.db).live_in(game_id, token)
+    ):
+        await set_seat(request, response, game_id, token)

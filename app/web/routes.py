@@ -290,9 +290,7 @@ def _field(form: FormData, name: str) -> str | None:
 
 # -- joining ---------------------------------------------------------------------------------------
 @router.get("/join/{code}", response_model=None, name="join")
-async def join_page(
-    code: str, request: Request, lobby: LobbyDep, reading: ReadingDep
-) -> Response:
+async def join_page(code: str, request: Request, lobby: LobbyDep, reading: ReadingDep) -> Response:
     try:
         offer = await lobby.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:

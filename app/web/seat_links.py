@@ -1,4 +1,4 @@
-""""Play on another device" links for a seat held through the browser id.
+""" "Play on another device" links for a seat held through the browser id.
 
 Such a browser has no token to show (the server keeps none), so the game page's seat link is a
 fresh code whose hash names the seat row; ``/seat/{code}`` takes it as it takes a seat token,

@@ -3,9 +3,10 @@
 A browser's seats are kept under one signed browser id (``app.web.browser``), given only by
 claiming an invite, creating a game or confirming a ``/seat/{token}`` page (a POST back to
 that same address: the page never writes the token, and no further URL holds it), and never
-over a live seat of the same game. Every cookie is ``Secure`` when the request came over https (``secure``). Every form
-carries a CSRF token: an HMAC of a random, HttpOnly ``pd_csrf`` cookie under the server's
-signing key (a signed double submit), and a POST from another origin is refused outright.
+over a live seat of the same game. Every cookie is ``Secure`` when the request came over https
+(``secure``). Every form carries a CSRF token: an HMAC of a random, HttpOnly ``pd_csrf``
+cookie under the server's signing key (a signed double submit), and a POST from another
+origin is refused outright.
 """
 
 from __future__ import annotations

@@ -38,7 +38,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("browser_hash", "game_id", name=op.f("pk_browser_seats")),
     )
 
-
     op.create_table(
         "seat_links",
         sa.Column("code_hash", sa.String(64), nullable=False),
