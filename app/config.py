@@ -83,7 +83,9 @@ class Settings(BaseSettings):
     # a game's watcher re-reads its log marks every stream_recheck s, give or take this share
     stream_recheck_jitter: float = 0.25
     spectator_pause: float = 0.1  # a spectator's stream reads this long after a hint (batches)
-    presence_beat: float = 10.0  # seconds between a worker's presence heartbeats (one per seat)
+    # seconds between a worker's presence heartbeats (one statement for all its rows); a crashed
+    # worker's rows count as away after app.play.presence.PRESENCE_FRESH
+    presence_beat: float = 3.0
     # -- browser hardening (issue 14: hardening helper)
     # Strict-Transport-Security's max-age on answers over https; 0 sends no HSTS header
     hsts_max_age: int = 60 * 60 * 24 * 365

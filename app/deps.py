@@ -81,5 +81,13 @@ ADMIN_COOKIE = "pd_admin"
 
 
 def cookie_token(request: Request, game_id: str) -> str | None:
-    """The page's credential for a game: its seat cookie, else the admin's (referee of all)."""
-    return request.cookies.get(seat_cookie(game_id)) or request.cookies.get(ADMIN_COOKIE) or None
+    """The page's credential for a game: the seat this browser's id holds there (read by
+    ``app.web.browser.BrowserSeats``), else an older per-game seat cookie, else the admin's
+    (referee of all)."""
+    held: dict[str, str] = getattr(request.state, "browser_seats", None) or {}
+    return (
+        held.get(game_id)
+        or request.cookies.get(seat_cookie(game_id))
+        or request.cookies.get(ADMIN_COOKIE)
+        or None
+    )

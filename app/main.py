@@ -28,9 +28,11 @@ from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
 from app.web import designer as web_designer
+from app.web import mygames as web_mygames
 from app.web import referee as web_referee
 from app.web import routes as web
 from app.web import social as web_social
+from app.web.browser import BrowserSeats
 from app.web.security import CsrfFailed
 
 log = logging.getLogger(__name__)
@@ -182,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):  # fmt: skip
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
+    app.include_router(web_mygames.router)  # GET /games, before /games/{game_id}
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)
@@ -190,6 +193,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _health(app)
     app.include_router(metrics.router)  # GET /metrics, admin token only
+    app.add_middleware(BrowserSeats)  # the seats of the browser id (app/web/browser.py)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     limits.install(app, settings)  # rate limits, outside the body limit (issue 14)
     addresses.install(app, settings)  # client address and scheme from trusted proxies (issue 14)

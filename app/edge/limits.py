@@ -358,7 +358,14 @@ def _route(request: Request) -> tuple[str, str] | None:
 def _page_token(request: Request, game_id: str) -> str | None:
     """The page's credential, as ``app.deps.cookie_token`` reads it."""
     cookies = request.cookies()
-    return cookies.get(f"pd_seat_{game_id}") or cookies.get(ADMIN_COOKIE) or None
+    # the browser id's seat in this game (app.web.browser): counted per browser and game
+    browser = cookies.get("pd_browser")
+    return (
+        cookies.get(f"pd_seat_{game_id}")
+        or (f"browser:{browser}:{game_id}" if browser else None)
+        or cookies.get(ADMIN_COOKIE)
+        or None
+    )
 
 
 def install(app: FastAPI, settings: Settings) -> None:

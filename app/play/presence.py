@@ -27,7 +27,7 @@ from app.store.db import Database
 from app.store.models import utcnow
 
 log = logging.getLogger(__name__)
-PRESENCE_FRESH = timedelta(seconds=30)
+PRESENCE_FRESH = timedelta(seconds=10)  # three default beats and some slack
 # the seats whose connected/away mark every page shows (spectators are not named)
 SHOWN_SEATS = frozenset({"A", "B", "referee"})
 SEATS = ("A", "B", "referee", "spectator")

@@ -245,13 +245,16 @@ class Reading:
 
     # -- presence and the referee's choices --------------------------------------------------
     async def presence(self, game_id: str, detailed: bool) -> dict[str, Any]:
-        """Who has a page or stream open: "connected"/"away" per seat for everyone, and the
-        times of last contact for the referee."""
+        """Who has a page or stream open: "connected"/"away" and the time of last contact per
+        seat for everyone; the counts of pages and streams for the referee."""
         async with self.db.read() as conn:
             seats = (await presence_of(conn, game_id))["seats"]
         if detailed:
             return dict(seats)
-        return {seat: {"connected": seats[seat]["connected"]} for seat in ("A", "B")}
+        # when a seat was last seen is public too: "away since" on every page
+        return {
+            seat: {k: seats[seat][k] for k in ("connected", "last_seen")} for seat in ("A", "B")
+        }
 
     async def connected(self, game_id: str) -> frozenset[str]:
         """The seats a page's status names (A, B, the referee) that have a page or stream

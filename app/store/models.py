@@ -156,3 +156,29 @@ class Rematch(Base):
     new_game_id: Mapped[str | None] = mapped_column(sa.String(32))
     pending: Mapped[str] = mapped_column(sa.String(32), default="", server_default="")
     offered_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+# -- issue 15: browsers and their seats (helper "mygames") ---------------------------------
+class BrowserSeat(Base):
+    """Which seat of a game a browser holds: the browser named by a hash of its id (the id
+    itself lives only in the browser's signed cookie), the seat by its row."""
+
+    __tablename__ = "browser_seats"
+
+    browser_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat_id: Mapped[int] = mapped_column(sa.ForeignKey("seats.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class SeatLink(Base):
+    """A "play on another device" link for a seat held through a browser id (the browser has
+    no token to show): its code as a hash; it dies with the seat."""
+
+    __tablename__ = "seat_links"
+
+    code_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(sa.ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

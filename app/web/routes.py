@@ -51,7 +51,8 @@ from app.rules.ordnance.defence_commands import Defend, StandingOrders
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
-from app.web import forms, groups, mapview
+from app.web import forms, groups, mapview, seat_links
+from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller, odds_words
 
@@ -271,7 +272,7 @@ async def create(request: Request, lobby: LobbyDep, db: DbDep) -> Response:
         {"game_id": game_id, "side": created["side"], "links": links},
         status=201,
     )
-    set_seat(request, response, game_id, created["token"])
+    await set_seat(request, response, game_id, created["token"])
     return response
 
 
@@ -289,7 +290,7 @@ def _field(form: FormData, name: str) -> str | None:
 
 # -- joining ---------------------------------------------------------------------------------------
 @router.get("/join/{code}", response_model=None, name="join")
-async def join_page(code: str, request: Request, lobby: LobbyDep) -> Response:
+async def join_page(code: str, request: Request, lobby: LobbyDep, reading: ReadingDep) -> Response:
     try:
         offer = await lobby.peek_invite(code, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
@@ -297,7 +298,9 @@ async def join_page(code: str, request: Request, lobby: LobbyDep) -> Response:
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     link = str(request.url_for("join", code=code))
-    return _page(request, "join.html", {"offer": offer, "code": code, "link": link})
+    presence = await reading.presence(offer["game_id"], detailed=False)
+    context = {"offer": offer, "code": code, "link": link, "presence": presence}
+    return _page(request, "join.html", context)
 
 
 @router.post("/join/{code}", response_model=None)
@@ -313,7 +316,7 @@ async def join(code: str, request: Request, lobby: LobbyDep) -> Response:
         context = {"title": error.title, "text": error.detail, "back": back}
         return _page(request, "message.html", context, error.status)
     response = RedirectResponse(f"/games/{result['game_id']}", status_code=303, headers=NO_STORE)
-    set_seat(request, response, result["game_id"], result["token"])
+    await set_seat(request, response, result["game_id"], result["token"])
     return response
 
 
@@ -321,6 +324,7 @@ async def join(code: str, request: Request, lobby: LobbyDep) -> Response:
 async def seat(token: str, request: Request, lobby: LobbyDep) -> Response:
     """A page naming the seat a link opens; nothing changes until it is confirmed (a link
     pasted by mistake, or sent by the opponent, must not swap this browser's seat)."""
+    token = await seat_links.credential(request, token)
     try:
         offer = await lobby.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
@@ -341,6 +345,7 @@ async def seat_confirm(request: Request, lobby: LobbyDep) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     token = request.path_params.get("token") or _field(form, "token") or ""
+    token = await seat_links.credential(request, token)
     try:
         offer = await lobby.seat_of_token(token, lambda game_id: cookie_token(request, game_id))
     except E.Problem as error:
@@ -352,7 +357,7 @@ async def seat_confirm(request: Request, lobby: LobbyDep) -> Response:
         context = {"offer": offer, "refused": True}
         return _page(request, "seat_confirm.html", context, 409)
     response = RedirectResponse(f"/games/{game_id}", status_code=303, headers=NO_STORE)
-    set_seat(request, response, game_id, token)
+    await set_seat(request, response, game_id, token)
     return response
 
 
@@ -538,6 +543,7 @@ async def game_page(game_id: str, request: Request, reading: ReadingDep) -> Resp
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
     response = _page(request, "game.html", context)
+    await move_legacy(request, response, game_id)
     # give each block its key now, as a fragment answer would: the first refresh after the page
     # loads is then a 204 when nothing changed, instead of a new block that would throw away
     # what the player had started (ticked shots, typed orders)
@@ -547,7 +553,9 @@ async def game_page(game_id: str, request: Request, reading: ReadingDep) -> Resp
         key = _fragment_key(_page(request, "game.html", context, block=name), mark)
         body = body.replace(mark.encode(), key.encode())
     fresh = HTMLResponse(body, headers=NO_STORE)
-    issue_cookies(request, fresh)
+    for name, value in response.headers.items():
+        if name == "set-cookie":
+            fresh.headers.append(name, value)
     return fresh
 
 
@@ -639,11 +647,12 @@ async def seat_link(game_id: str, request: Request, reading: ReadingDep) -> Resp
         if token is None or not caller.player:
             # the admin's cookie (referee of every game) is never shown as a seat link
             raise E.Forbidden("only a player's seat has a link to play it on another device")
+        shown = await seat_links.shown(request, token)
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
-    link = str(request.url_for("seat", token=token))
+    link = str(request.url_for("seat", token=shown))
     context = {"game_id": game_id, "side": caller.seat, "link": link}
     return _page(request, "seat_link.html", context)
 

@@ -1,11 +1,12 @@
 """Cookies and CSRF for the pages.
 
-Seat tokens travel in an HttpOnly, SameSite=Lax cookie per game, set only by claiming an
-invite or by confirming a ``/seat/{token}`` page (a POST back to that same address: the page
-never writes the token, and no further URL holds it), and never over a live seat of the same
-game. Every cookie is ``Secure`` when the request came over https (``secure``). Every form
-carries a CSRF token: an HMAC of a random, HttpOnly ``pd_csrf`` cookie under the server's
-signing key (a signed double submit), and a POST from another origin is refused outright.
+A browser's seats are kept under one signed browser id (``app.web.browser``), given only by
+claiming an invite, creating a game or confirming a ``/seat/{token}`` page (a POST back to
+that same address: the page never writes the token, and no further URL holds it), and never
+over a live seat of the same game. Every cookie is ``Secure`` when the request came over https
+(``secure``). Every form carries a CSRF token: an HMAC of a random, HttpOnly ``pd_csrf``
+cookie under the server's signing key (a signed double submit), and a POST from another
+origin is refused outright.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import secrets
 
 from fastapi import Request, Response
 
-from app.deps import seat_cookie
 from app.play.errors import Forbidden
+from app.web.browser import set_seat
+
+__all__ = ["set_seat"]  # one way to give a browser a seat: ``app.web.browser``
 
 CSRF_COOKIE = "pd_csrf"
 SEAT_MAX_AGE = 60 * 60 * 24 * 90
@@ -70,15 +73,3 @@ def check_csrf(request: Request, submitted: str | None) -> None:
     expected = hmac.new(key, b"csrf:" + cookie.encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(expected, submitted):
         raise CsrfFailed("the form's security token does not match: reload and try again")
-
-
-def set_seat(request: Request, response: Response, game_id: str, token: str) -> None:
-    response.set_cookie(
-        seat_cookie(game_id),
-        token,
-        max_age=SEAT_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=secure(request),
-        path="/",
-    )

@@ -21,10 +21,10 @@ def _social(request: Request) -> Social:
     return social
 
 
-def give_seat(request: Request, response: Response, game_id: str, token: str) -> None:
+async def give_seat(request: Request, response: Response, game_id: str, token: str) -> None:
     """This browser takes a seat of a game: the one place the rematch hands a seat to a page
-    (seats are per-game cookies today; a browser-wide seat table may replace the body)."""
-    set_seat(request, response, game_id, token)
+    (the browser id's mapping, as every other way into a seat)."""
+    await set_seat(request, response, game_id, token)
 
 
 async def _chat_panel(
@@ -90,5 +90,5 @@ async def rematch_post(game_id: str, request: Request) -> Response:
     if request.headers.get("hx-request") == "true":
         response = Response(status_code=200, headers={"HX-Redirect": target})
     if body.get("token"):
-        give_seat(request, response, body["game_id"], body["token"])
+        await give_seat(request, response, body["game_id"], body["token"])
     return response

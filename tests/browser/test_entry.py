@@ -147,11 +147,12 @@ def test_a_seat_link_asks_first_and_never_replaces_a_seat(
     assert shown is not None and shown.status == 200
     assert shown.headers["referrer-policy"] == "no-referrer"
     assert "pd_seat_" not in (shown.headers.get("set-cookie") or "")
+    assert "pd_browser" not in (shown.headers.get("set-cookie") or "")
     expect(phone.locator("h1")).to_have_text("Play side B here?")
     expect(phone.locator("main")).to_contain_text(game_id)
     expect(phone.locator("main")).to_contain_text("Bea")
     screenshot(phone, "seat-confirm")
-    assert not [c for c in phone.context.cookies() if c["name"].startswith("pd_seat_")]
+    assert not [c for c in phone.context.cookies() if c["name"].startswith(("pd_seat_", "pd_b"))]
     with phone.expect_response(lambda r: r.request.method == "POST") as confirmed:
         phone.get_by_role("button", name="Play side B on this device").click()
     answer = confirmed.value
@@ -196,6 +197,7 @@ def test_the_opponents_presence_follows_by_itself(
     ann_context = ann.context
     ann.close()
     expect(pill(bea, "A")).to_contain_text("away", timeout=PRESENCE_MS)
+    expect(pill(bea, "A")).to_contain_text(re.compile(r"away since \d\d:\d\d:\d\d UTC"))
     assert referee.view(game_id)["seq"] == seq  # no game event moved the page
     again = ann_context.new_page()
     again.goto(f"{live_server.url}/games/{game_id}")

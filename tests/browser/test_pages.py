@@ -145,13 +145,14 @@ def test_seat_link_reenters_from_a_fresh_browser(
     headers = seat.all_headers()
     assert headers["referrer-policy"] == "no-referrer"
     assert headers["cache-control"] == "no-store"
-    assert f"pd_seat_{game_id}=" in headers["set-cookie"]
+    # one browser cookie holds every seat of this browser (never a token, nor a cookie per game)
+    assert "pd_browser=" in headers["set-cookie"] and "pd_seat_" not in headers["set-cookie"]
     assert "httponly" in headers["set-cookie"].lower()
     expect(other_device.locator("#status .seat")).to_contain_text("Side B")
     expect(other_device.locator("#deploy-form")).to_be_visible()
     cookies = {c["name"]: c for c in other_device.context.cookies()}
-    assert cookies[f"pd_seat_{game_id}"]["httpOnly"]
-    assert other_device.evaluate("document.cookie").find("pd_seat_") == -1
+    assert cookies["pd_browser"]["httpOnly"] and cookies["pd_browser"]["sameSite"] == "Lax"
+    assert other_device.evaluate("document.cookie").find("pd_browser") == -1
 
     # an unknown token is a message page, not a seat
     response = open_page().goto(f"{live_server.url}/seat/not-a-real-token")

@@ -318,8 +318,10 @@ async def test_presence_follows_open_pages_and_streams(live_server: LiveServer) 
             assert after[side]["pages"] == after[side]["streams"] == 0
             assert stamp(after[side]["last_seen"]) >= while_open, side
         assert await pills(client, game, game.tokens["B"]) == {"A": "away", "B": "away"}
-        # the referee's page says when each side was last seen
-        r = await client.get(f"/games/{game.id}", headers=cookie(game, game.tokens["referee"]))
-        for side in ("A", "B"):
-            pill = re.search(rf'data-side="{side}">([^<]*)</span>', r.text)
-            assert pill and re.search(r": away · seen \d\d:\d\d:\d\d$", pill.group(1)), side
+        # every page says since when each side is away, the referee's and a player's alike
+        for seat in ("referee", "A"):
+            r = await client.get(f"/games/{game.id}", headers=cookie(game, game.tokens[seat]))
+            for side in ("A", "B"):
+                pill = re.search(rf'data-side="{side}">([^<]*)</span>', r.text)
+                found = pill and re.search(r": away since \d\d:\d\d:\d\d UTC$", pill.group(1))
+                assert found, (seat, side)

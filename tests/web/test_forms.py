@@ -79,14 +79,17 @@ def cookie_header(r: httpx.Response, name: str) -> str:
 
 
 def assert_seat_cookie(r: httpx.Response, game_id: str, token: str | None = None) -> str:
-    header = cookie_header(r, f"pd_seat_{game_id}")
+    """The answer gave the browser a seat: its browser cookie (one for every game, never a
+    cookie per game, never the token), HttpOnly and SameSite. Returns the cookie's value."""
+    assert not any(h.startswith(f"pd_seat_{game_id}=") for h in r.headers.get_list("set-cookie"))
+    header = cookie_header(r, "pd_browser")
     value = header.split(";")[0].split("=", 1)[1]
     attributes = [a.strip().lower() for a in header.split(";")[1:]]
     assert "httponly" in attributes
     assert "samesite=lax" in attributes or "samesite=strict" in attributes
     assert "path=/" in attributes
     if token is not None:
-        assert value == token
+        assert token not in value
     return value
 
 

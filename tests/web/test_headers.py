@@ -263,8 +263,8 @@ async def test_every_cookie_is_secure_over_https_and_only_then(
         await browser.close()
     assert set(seen) == {
         "pd_csrf",
-        f"pd_seat_{game.id}",
-        f"pd_seat_{game.id} (seat page)",
+        "pd_browser",
+        "pd_browser (seat page)",
         "pd_admin",
         "pd_admin (cleared)",
     }, sorted(seen)
