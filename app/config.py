@@ -82,6 +82,7 @@ class Settings(BaseSettings):
     stream_recheck_jitter: float = 0.25
     spectator_pause: float = 0.1  # a spectator's stream reads this long after a hint (batches)
     presence_beat: float = 10.0  # seconds between a worker's presence heartbeats (one per seat)
+    clock_poll: float = 1.0  # seconds between a worker's polls of the due deadlines (issue 15)
     # -- browser hardening (issue 14: hardening helper)
     # Strict-Transport-Security's max-age on answers over https; 0 sends no HSTS header
     hsts_max_age: int = 60 * 60 * 24 * 365

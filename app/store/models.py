@@ -43,6 +43,10 @@ class Game(Base):
     seq: Mapped[int]  # last seq of the log
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # the time control and its accounting (app/play/clocks.py); when the first running side
+    # runs out (null while no clock runs): what the deadline workers poll
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
 
 
 class Seat(Base):
