@@ -34,14 +34,19 @@ class FakeNow:
 
 @asynccontextmanager
 async def apps(
-    db_url: str, tmp_path: Path, now: FakeNow, count: int = 1, poll: float = 3600.0
+    db_url: str,
+    tmp_path: Path,
+    now: FakeNow,
+    count: int = 1,
+    poll: float = 3600.0,
+    **extra: object,
 ) -> AsyncIterator[list[tuple[FastAPI, httpx.AsyncClient]]]:
     """``count`` app instances (workers) on one database, each with its own service, all on
     the time ``now``; their own deadline pollers wait ``poll`` seconds between polls."""
     out = []
     async with AsyncExitStack() as stack:
         for i in range(count):
-            settings = make_settings(db_url, tmp_path / f"w{i}", clock_poll=poll)
+            settings = make_settings(db_url, tmp_path / f"w{i}", clock_poll=poll, **extra)
             app = create_app(settings)
             await stack.enter_async_context(app.router.lifespan_context(app))
             app.state.service.clocks.now = now
