@@ -21,7 +21,6 @@ from pydantic import (
     WithJsonSchema,
     create_model,
     field_validator,
-    model_validator,
 )
 
 from app.api.design_schemas import DESIGN_IN
@@ -134,13 +133,9 @@ class CorrespondenceClockIn(Strict):
 
     kind: Literal["correspondence"]
     per_move_s: Annotated[int, Field(ge=3600, le=30 * 86400), Whole]
+    # at least per_move_s: a comparison the document cannot state, so the lobby checks it
+    # (422 invalid_clock)
     bank_max_s: Annotated[int, Field(ge=3600, le=30 * 86400), Whole]
-
-    @model_validator(mode="after")
-    def _bank_holds_a_move(self) -> CorrespondenceClockIn:
-        if self.bank_max_s < self.per_move_s:
-            raise ValueError("bank_max_s must be at least per_move_s")
-        return self
 
 
 ClockIn = Annotated[LiveClockIn | CorrespondenceClockIn, Field(discriminator="kind")]

@@ -35,13 +35,16 @@ async def test_clock_settings_are_checked(db_url: str, tmp_path: Path) -> None:
             {"kind": "live", "initial_s": 600},
             {"kind": "live", "initial_s": "600", "increment_s": 0},
             {"kind": "correspondence", "per_move_s": 3599, "bank_max_s": 86400},
-            {"kind": "correspondence", "per_move_s": 86400, "bank_max_s": 3600},
+            {"kind": "correspondence", "per_move_s": 86400, "bank_max_s": 3600},  # invalid_clock
             {"kind": "blitz", "initial_s": 600, "increment_s": 0},
             {"kind": "live", "initial_s": 600, "increment_s": 0, "extra": 1},
         ]
         for clock in bad:
             r = await client.post(f"{API}/games", json={"scenario": "duel", "clock": clock})
             assert_problem(r, 422)
+        corr = {"kind": "correspondence", "per_move_s": 86400, "bank_max_s": 3600}
+        r = await client.post(f"{API}/games", json={"scenario": "duel", "clock": corr})
+        assert "bank_max_s" in assert_problem(r, 422, "invalid_clock")["detail"]
         r = await client.get(f"{API}/games")  # nothing was created
         assert r.status_code in (401, 403) or r.json()["games"] == []
         duel = await new_game(client, {"scenario": "duel"})
