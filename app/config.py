@@ -86,6 +86,7 @@ class Settings(BaseSettings):
     # seconds between a worker's presence heartbeats (one statement for all its rows); a crashed
     # worker's rows count as away after app.play.presence.PRESENCE_FRESH
     presence_beat: float = 3.0
+    clock_poll: float = 1.0  # seconds between a worker's polls of the due deadlines (issue 15)
     # -- browser hardening (issue 14: hardening helper)
     # Strict-Transport-Security's max-age on answers over https; 0 sends no HSTS header
     hsts_max_age: int = 60 * 60 * 24 * 365

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -14,13 +16,14 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics, problems
-from app.api.routes import designs, games, invites, referee, social
+from app.api.routes import clocks, designs, games, invites, referee, social
 from app.config import Settings
 from app.edge import addresses, limits
 from app.edge.headers import SecurityHeaders
 from app.edge.requestlog import RequestLog
 from app.live import stream
 from app.live.hub import Hub, PgListener
+from app.play.clocks import deadline_worker
 from app.play.errors import problem_body
 from app.play.presence import PresenceTracker
 from app.play.service import GameService, PlayOptions
@@ -110,6 +113,9 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
         app.state.presence = PresenceTracker(db, settings.presence_beat)
         app.state.presence.start()  # one heartbeat task per worker (issue 14: streams)
+        deadlines = asyncio.create_task(  # issue 15: clocks (app/play/clocks.py)
+            deadline_worker(app.state.service.clocks, settings.clock_poll), name="deadlines"
+        )
         listener = None
         if db.postgres:
             listener = PgListener(db, hub, settings.notify_channel)
@@ -120,6 +126,9 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         finally:
             if listener is not None:
                 await listener.stop()
+            deadlines.cancel()  # issue 15: clocks
+            with contextlib.suppress(asyncio.CancelledError):
+                await deadlines
             await hub.stop()  # issue 14: streams
             await app.state.presence.stop()
             await db.dispose()
@@ -183,6 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         social.router,
     ):  # fmt: skip
         app.include_router(router, prefix=API)
+    app.include_router(clocks.router, prefix=API)  # issue 15: the referee adds time
     app.include_router(stream.pages)
     app.include_router(web_mygames.router)  # GET /games, before /games/{game_id}
     app.include_router(web.router)

@@ -120,6 +120,27 @@ _SCENARIO_OR_SIDES: dict[str, JsonValue] = {
 }
 
 
+class LiveClockIn(Strict):
+    """A bank per side and more time for each decision made."""
+
+    kind: Literal["live"]
+    initial_s: Annotated[int, Field(ge=60, le=30 * 86400), Whole]
+    increment_s: Annotated[int, Field(ge=0, le=30 * 86400), Whole]
+
+
+class CorrespondenceClockIn(Strict):
+    """Time per decision; what a side leaves unused is banked up to ``bank_max_s``."""
+
+    kind: Literal["correspondence"]
+    per_move_s: Annotated[int, Field(ge=3600, le=30 * 86400), Whole]
+    # at least per_move_s: a comparison the document cannot state, so the lobby checks it
+    # (422 invalid_clock)
+    bank_max_s: Annotated[int, Field(ge=3600, le=30 * 86400), Whole]
+
+
+ClockIn = Annotated[LiveClockIn | CorrespondenceClockIn, Field(discriminator="kind")]
+
+
 class CreateGameIn(Strict):
     """A preset ``scenario`` (without ``table``) or explicit ``sides`` (exactly one of them)."""
 
@@ -146,6 +167,7 @@ class CreateGameIn(Strict):
     spectators: bool = True
     creator: Literal["A", "B", "referee"] = "A"
     creator_name: Name | None = None
+    clock: ClockIn | None = Field(None, description="a time control; none by default")
     seed: (
         Annotated[
             str,
@@ -204,6 +226,7 @@ class ViewOut(Open):
     seed_commitment: str
     seed: str | None
     referee: dict[str, Any] | None  # the human referee: name and connected; null if none
+    clock: dict[str, Any] | None = None  # {"kind", "A", "B", "timeouts"}; null without a clock
 
 
 class EventOut(Open):
@@ -368,11 +391,30 @@ def _request(command: type[Command]) -> type[_Command]:
 # one request schema per registered command, in the registry's order
 COMMAND_REQUESTS = {command: _request(command) for command in COMMANDS.values()}
 
+
+class ClaimWinIn(_Command):
+    """End the game as the winner once the other side has timed out three decisions in a row
+    (issue 15: clocks)."""
+
+    type: Literal["claim_win"]
+
+
+class HandToComputerIn(_Command):
+    """Seat the computer for a side that keeps timing out: refused while the computer
+    opponent does not exist (409 not_available)."""
+
+    type: Literal["hand_to_computer"]
+
+
+# the commands the service answers itself, besides the rules' (issue 15: clocks)
+SERVICE_COMMANDS = (ClaimWinIn, HandToComputerIn)
+
 if TYPE_CHECKING:  # a union built at import time is no type to a checker: any command body
     CommandIn = _Command
 else:
     CommandIn = Annotated[
-        functools.reduce(operator.or_, COMMAND_REQUESTS.values()), Field(discriminator="type")
+        functools.reduce(operator.or_, [*COMMAND_REQUESTS.values(), *SERVICE_COMMANDS]),
+        Field(discriminator="type"),
     ]
 
 
@@ -412,6 +454,12 @@ class RewindIn(Strict):
 
 class EndIn(Strict):
     winner: Literal["A", "B", "draw"]
+    reason: Reason
+
+
+class AddTimeIn(Strict):
+    side: Literal["A", "B"]
+    seconds: Annotated[int, Field(ge=1, le=7 * 86400), Whole]
     reason: Reason
 
 

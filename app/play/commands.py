@@ -31,6 +31,11 @@ from app.store import queries as Q
 from app.store.cache import StateCache
 from app.store.db import Database
 
+# a command the service answers without the rules: its events and state, None if not its own
+ServiceCommand = Callable[
+    [Q.GameHead, GameState, str, Mapping[str, Any]], tuple[list[Event], GameState] | None
+]
+
 
 @dataclass(frozen=True)
 class CommandResult:
@@ -60,6 +65,7 @@ class Commands:
         self.callers = callers
         self.reading = reading
         self.dice_of = dice_of
+        self.service_command: ServiceCommand = lambda game, state, seat, command: None
 
     async def command(
         self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
@@ -136,9 +142,13 @@ class Commands:
         self, game: Q.GameHead, state: GameState, caller: Caller, body: Mapping[str, Any]
     ) -> tuple[list[Event], GameState, list[dict[str, Any]]]:
         command = {k: v for k, v in body.items() if k != "at_seq"}
-        # the rules publish the seed in the finish event themselves
-        decision = decide(state, caller.seat, command, self.dice_of(game), seed=game.seed)
-        events, new_state = list(decision.events), decision.state
+        # commands the service answers itself (the clock's ``claim_win``), else the rules'
+        handled = self.service_command(game, state, caller.seat, command)
+        if handled is not None:
+            events, new_state = handled
+        else:  # the rules publish the seed in the finish event themselves
+            decision = decide(state, caller.seat, command, self.dice_of(game), seed=game.seed)
+            events, new_state = list(decision.events), decision.state
         # each row's visibility is read against the state after the command, as the answer
         # redacts them (``_answer``): what it reads, the ships' sides, never changes
         last = len(events) - 1

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.play import clock_math, tokens
 from app.play import errors as E
-from app.play import tokens
 from app.play.callers import ADMIN, Callers, token_hash
 from app.play.logbook import event_values, service_events
 from app.play.reading import Reading
@@ -57,6 +57,7 @@ class NewGame:
     creator: str = "A"
     creator_name: str | None = None
     seed: str | None = None
+    clock: Mapping[str, Any] | None = None  # checked by ``clock_math.parse_settings``
 
 
 def settings_of(req: NewGame) -> dict[str, Any]:
@@ -174,6 +175,8 @@ class Lobby:
 
     async def create_game(self, req: NewGame, token: str | None = None) -> dict[str, Any]:
         seed = self._seed(req, token)
+        settings = clock_math.parse_settings(req.clock)
+        clock = clock_math.new_clock(settings) if settings is not None else None
         async with self.db.unit() as conn:
             setup = await self._setup(conn, req)
             game_id = tokens.new_id()
@@ -185,7 +188,7 @@ class Lobby:
             commitment = seed_commitment(seed)
             head = Q.GameHead(
                 game_id, GameStatus.WAITING, False, req.spectators, req.creator, seed.hex(),
-                commitment, first.seq,
+                commitment, first.seq, clock,
             )  # fmt: skip
             token = tokens.new_token()
             invites = {side: tokens.new_code() for side in SIDES if side != req.creator}
@@ -285,6 +288,7 @@ class Lobby:
             "held_seat": mine,
             "side_name": state.side_names.get(invite.side),
             "status": game.status,
+            "clock": clock_math.describe(game.clock["settings"] if game.clock else None),
             "movement": state.movement,
             "ships": [
                 {"name": s.name, "side": s.side, "class": state.design_of(s).hull_class}

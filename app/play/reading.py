@@ -8,7 +8,7 @@ cached seq (``app.store.cache``), else from the snapshot read with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -58,6 +58,8 @@ class Reading:
         self.db = db
         self.states = states
         self.callers = callers
+        # the view's ``clock`` of a game row (set by the service: ``app.play.clocks``)
+        self.clock_view: Callable[[Any], dict[str, Any] | None] = lambda game: None
 
     # -- the state and the caller of a game read --------------------------------------------
     def state_at(self, game_id: str, seq: int, snapshot: dict[str, Any] | None) -> GameState:
@@ -145,6 +147,7 @@ class Reading:
         # the seed is published at the end and secret from everyone before, the referee and
         # the admin included: it tells every roll to come (RULES §12)
         seen["seed"] = game.seed if game.status == GameStatus.FINISHED else None
+        seen["clock"] = self.clock_view(game)  # the same for every seat (app.play.clocks)
         return seen
 
     async def referee_of(

@@ -30,7 +30,7 @@ from app.store import seats as S
 from app.store.db import Database
 
 # referee actions and seat changes are never voided by a rewind (API.md "Referee")
-NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed"}
+NEVER_VOIDED = {"paused", "resumed", "rewound", "seat_replaced", "seat_claimed", "time_added"}
 
 
 class NotACommandBoundary(E.Invalid):

@@ -13,10 +13,12 @@ its commit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from app.play.callers import Callers
+from app.play.clocks import Clocks
 from app.play.commands import Commands
 from app.play.lobby import Lobby
 from app.play.reading import Reading
@@ -27,6 +29,7 @@ from app.rules import DiceSource, SeededDice
 from app.rules.designs import PRESET_DESIGNS, Design
 from app.store.cache import StateCache
 from app.store.db import Database
+from app.store.models import utcnow
 from app.store.queries import GameHead
 
 __all__ = ["GameService", "PlayOptions"]
@@ -36,6 +39,7 @@ __all__ = ["GameService", "PlayOptions"]
 class PlayOptions:
     admin_token: str | None = None
     allow_client_seed: bool = False
+    now: Callable[[], datetime] = utcnow  # the clocks' time (tests move it)
 
 
 def dice_of(game: GameHead) -> DiceSource:
@@ -71,3 +75,10 @@ class GameService:
         )
         self.referee = Referee(db, self.callers, self.reading, self.watchers)
         self.social = Social(db, self.callers, self.lobby)  # chat and rematch (issue 15)
+        # clocks: kept at every write, deadlines applied by any worker (app.play.clocks)
+        self.clocks = Clocks(
+            db, self.states, self.reading, self.referee, dice_of, self.watchers, options.now
+        )
+        self.watchers.add(self.clocks)
+        self.reading.clock_view = self.clocks.view
+        self.commands.service_command = self.clocks.service_command

@@ -117,6 +117,8 @@ def _ships(state: GameState, ship_id: str, f: Callable[[ShipState], ShipState]) 
 @_folds(ev.SeatReplaced)
 @_folds(ev.Paused)
 @_folds(ev.Resumed)
+@_folds(ev.TimedOut)  # the clock's facts: the commands it played follow as events
+@_folds(ev.TimeAdded)
 @_folds(ev.ThresholdCheck)
 def _no_change(state: GameState, b: EventBody, e: Event) -> GameState:
     # the server's facts (seats, pauses), and a threshold check: its failures follow as events

@@ -36,6 +36,7 @@ def head_values(head: GameHead) -> dict[str, Any]:
         "seed": head.seed,
         "seed_commitment": head.seed_commitment,
         "seq": head.seq,
+        "clock": head.clock,
     }
 
 

@@ -26,11 +26,11 @@ _PG_NEW_GAME = sa.text("""
 WITH game AS (
     INSERT INTO games (
         id, status, paused, spectators, creator, seed, seed_commitment, snapshot, seq,
-        created_at, updated_at, settings
+        clock, created_at, updated_at, settings
     )
     VALUES (
         :game_id, :status, :paused, :spectators, :creator, :seed, :seed_commitment,
-        CAST(:snapshot AS jsonb), :seq, :now, :now, CAST(:settings AS jsonb)
+        CAST(:snapshot AS jsonb), :seq, CAST(:clock AS jsonb), :now, :now, CAST(:settings AS jsonb)
     )
 ), first AS (
     INSERT INTO events (
@@ -70,6 +70,7 @@ async def create_game(
         "game_id": head.id,
         "snapshot": driver.to_json(snapshot),
         **G.head_values(head),
+        "clock": None if head.clock is None else driver.to_json(head.clock),
         "now": utcnow(),
         "turn": first["turn"],
         "type": first["type"],

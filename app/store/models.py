@@ -45,6 +45,10 @@ class Game(Base):
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     # the normalized create request, for a rematch (issue 15); None for older games
     settings: Mapped[dict[str, Any] | None]
+    # the time control and its accounting (app/play/clocks.py); when the first running side
+    # runs out (null while no clock runs): what the deadline workers poll
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
 
 
 class Seat(Base):

@@ -39,6 +39,8 @@ class GameHead:
     seed: str
     seed_commitment: str
     seq: int
+    # the time control and its accounting (``app.play.clocks``), None without a clock
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,7 @@ HEAD_COLUMNS = (
     games.c.seed,
     games.c.seed_commitment,
     games.c.seq,
+    games.c.clock,
 )
 _SNAPSHOT_UNLESS_CACHED = sa.type_coerce(
     sa.case((games.c.seq == sa.bindparam("cached_seq"), sa.null()), else_=games.c.snapshot),
@@ -97,6 +100,7 @@ def head_of(row: Any) -> GameHead:
         row.seed,
         row.seed_commitment,
         row.seq,
+        row.clock,
     )
 
 

@@ -51,6 +51,7 @@ from app.rules.ordnance.defence_commands import Defend, StandingOrders
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
+from app.web import clocks as web_clocks
 from app.web import forms, groups, mapview, seat_links
 from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
@@ -216,6 +217,7 @@ async def _lobby_context(
         "error": error,
         "form": form,
         "saved_designs": saved,
+        "clock_presets": web_clocks.PRESETS,
     }
 
 
@@ -236,6 +238,7 @@ def _new_game_from_form(form: FormData) -> NewGame:
         "creator": creator,
         "creator_name": text("name")[:80] or None,
         "spectators": form.get("spectators") == "on",
+        "clock": web_clocks.preset(text("clock", "none")),  # issue 15: clocks
     }
     if mode == "scenario":
         return NewGame(scenario=text("scenario", "duel"), **common)  # type: ignore[arg-type]
@@ -899,7 +902,10 @@ assert set(_FORM_FIELDS) == set(COMMANDS.values()), "a command no form can send"
 def command_from_form(form: FormData) -> dict[str, Any]:
     """The API command a form describes (the same service call the REST API makes). Every id
     it needs is in the form itself: nothing is read before the command is sent."""
-    command = COMMANDS.get(_field(form, "type") or "")
+    kind = _field(form, "type") or ""
+    if kind in web_clocks.FORM_COMMANDS:  # answered by the service, no fields (issue 15)
+        return {"type": kind}
+    command = COMMANDS.get(kind)
     if command is None:
         raise E.Invalid("unknown action")
     body = {"type": command.type, **_FORM_FIELDS[command](form)}

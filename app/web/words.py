@@ -7,6 +7,7 @@ from typing import Any
 
 from app.rules.attacks import DOGFIGHT, FIGHTERS_ATTACK
 from app.rules.systems import HEAVY_MISSILE_TYPES, system_label
+from app.web.clocks import played_words
 from app.web.fighter_words import FighterWords
 from app.web.groups import BAY_TYPES, GROUP_KINDS
 from app.web.mapview import kind_words
@@ -185,6 +186,15 @@ class Teller(FighterWords):
         return (
             f"The referee rewound the game to event {d['to_seq']} ({what}): {d.get('reason', '')}"
         )
+
+    def _timed_out(self, d: Mapping[str, Any], e: Any) -> str:  # issue 15: clocks
+        played = played_words(d["played"])
+        return f"Time ran out for {self.side(d['side'])}: the server played {played}."
+
+    def _time_added(self, d: Mapping[str, Any], e: Any) -> str:
+        who = self.side(d["side"])
+        whose = "your" if who == "you" else f"{who}'s"
+        return f"The referee added {d['seconds']} s to {whose} clock: {d.get('reason', '')}"
 
     def _seat_replaced(self, d: Mapping[str, Any], e: Any) -> str:
         return f"The referee gave side {d['side']} a new seat link: {d.get('reason', '')}"

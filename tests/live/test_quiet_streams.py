@@ -210,7 +210,9 @@ async def test_the_log_is_rechecked_once_per_game_not_per_stream(
             # the watcher's reads had been counted than at the one before (a stream reading by
             # itself would run one between two counts). Counting both at one instant instead
             # raced a read in flight: its statement ran, its count came a moment later
-            games = [(v, m) for t, v, m in sql.marks if "FROM games" in t]
+            # (the deadline task's poll, one statement a second per worker whatever the
+            # streams, reads no game row by id: left out, issue 15)
+            games = [(v, m) for t, v, m in sql.marks if "FROM games" in t and "deadline" not in t]
             for gid in (busy.game_id, quiet.game_id):
                 counts = [m.get(gid, 0) for v, m in games if gid in v]
                 assert counts == list(range(counts[0], counts[0] + len(counts))), counts

@@ -41,6 +41,8 @@ SERVICE_EVENTS: list[dict[str, Any]] = [
     {"type": "paused", "data": {"reason": "tea"}},
     {"type": "resumed", "data": {"reason": "back"}},
     {"type": "seat_replaced", "data": {"side": "A", "reason": "lost the token"}},
+    {"type": "timed_out", "data": {"side": "B", "count": 2, "played": ["activate", "move"]}},
+    {"type": "time_added", "data": {"side": "A", "seconds": 60, "reason": "lag"}},
     {
         "type": "rewound",
         "data": {

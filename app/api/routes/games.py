@@ -47,6 +47,7 @@ def _new_game(body: CreateGameIn) -> NewGame:
         creator=body.creator,
         creator_name=body.creator_name,
         seed=body.seed,
+        clock=body.clock.model_dump() if body.clock else None,
     )
 
 

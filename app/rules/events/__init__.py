@@ -32,6 +32,7 @@ from app.rules.events.body import (
     make,
     read_body,
 )
+from app.rules.events.clock import TimeAdded, TimedOut
 from app.rules.events.fighters import (
     ContactLost,
     FighterChosen,
@@ -162,6 +163,8 @@ __all__ = [
     "TableSize",
     "ThresholdCheck",
     "ThresholdResult",
+    "TimeAdded",
+    "TimedOut",
     "TurnEnded",
     "TurnStarted",
     "UnknownEventType",
