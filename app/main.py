@@ -14,13 +14,14 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics, problems
-from app.api.routes import designs, games, invites, referee
+from app.api.routes import designs, games, invites, notify, referee
 from app.config import Settings
 from app.edge import addresses, limits
 from app.edge.headers import SecurityHeaders
 from app.edge.requestlog import RequestLog
 from app.live import stream
 from app.live.hub import Hub, PgListener
+from app.play import sender as notify_sender
 from app.play.errors import problem_body
 from app.play.presence import PresenceTracker
 from app.play.service import GameService, PlayOptions
@@ -102,7 +103,13 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
-        app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
+        options = PlayOptions(admin, settings.allow_client_seed, notify.options_of(settings))
+        app.state.service = GameService(db, options)
+        app.state.push_keys = notify.push_keys(settings)
+        app.state.sender = notify_sender.Sender(
+            db, notify.send_options(settings), app.state.push_keys
+        )
+        app.state.sender.start()  # the outbox of notifications (issue 15)
         app.state.presence = PresenceTracker(db, settings.presence_beat)
         app.state.presence.start()  # one heartbeat task per worker (issue 14: streams)
         listener = None
@@ -117,6 +124,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
                 await listener.stop()
             await hub.stop()  # issue 14: streams
             await app.state.presence.stop()
+            await app.state.sender.stop()
             await db.dispose()
             metrics.worker_stopped()  # multiprocess metrics: this worker's live gauges go
 
@@ -173,9 +181,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     problems.install(app, page=web.problem_page, api=f"{API}/")
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
-    for router in (games.router, invites.router, designs.router, referee.router, stream.router):
+    for router in (
+        games.router,
+        invites.router,
+        designs.router,
+        referee.router,
+        stream.router,
+        notify.router,
+    ):
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
+    app.include_router(notify.pages)  # /sw.js and the push key (issue 15)
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)

@@ -1,0 +1,101 @@
+"""Notifications: where a seat is told "your turn" (``…/notify``) and the Web Push key."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import Response
+
+from app.config import Settings
+from app.deps import TokenDep
+from app.play.notify import Notify, NotifyOptions
+from app.play.push import PushKeys, load_keys
+from app.play.sender import SendOptions
+from app.play.service import GameService
+from app.problems import documented
+from app.store.migrate import ROOT
+
+router = APIRouter(tags=["notify"])
+pages = APIRouter(include_in_schema=False)
+ERRORS = documented(400, 401, 403, 404, 413, 422)
+
+NOTIFY_EXAMPLES = {
+    "webhook": {"value": {"webhook": "https://discord.com/api/webhooks/1/abc"}},
+    "push": {
+        "value": {
+            "push": {
+                "endpoint": "https://push.example/send/abc",
+                "keys": {"p256dh": "BNc…", "auth": "tBH…"},
+            }
+        }
+    },
+    "remove": {"value": {"webhook": None}},
+}
+
+
+def options_of(settings: Settings) -> NotifyOptions:
+    return NotifyOptions(settings.webhook_allow_private, settings.public_url)
+
+
+def send_options(settings: Settings) -> SendOptions:
+    own = options_of(settings).own_hosts
+    return SendOptions(
+        allow_private=settings.webhook_allow_private,
+        own_hosts=own,
+        attempts=settings.notify_attempts,
+        backoff=settings.notify_backoff,
+        poll=settings.notify_poll,
+    )
+
+
+def push_keys(settings: Settings) -> PushKeys:
+    pem = settings.vapid_private_key
+    return load_keys(
+        settings.data_dir, pem.get_secret_value() if pem else None, settings.vapid_subject
+    )
+
+
+def _notify(request: Request) -> Notify:
+    service: GameService = request.app.state.service
+    return service.notify
+
+
+@router.get(
+    "/games/{game_id}/notify",
+    responses=ERRORS,
+    summary="Where this seat is told it is its move (its own settings)",
+)
+async def get_notify(game_id: str, request: Request, token: TokenDep) -> dict[str, Any]:
+    return await _notify(request).shown(game_id, token)
+
+
+@router.post(
+    "/games/{game_id}/notify",
+    responses=ERRORS,
+    summary="Set (or with null remove) this seat's webhook, push subscription or e-mail",
+)
+async def set_notify(
+    game_id: str,
+    request: Request,
+    token: TokenDep,
+    body: Annotated[dict[str, Any], Body(openapi_examples=NOTIFY_EXAMPLES)],
+) -> dict[str, Any]:
+    return await _notify(request).set(game_id, token, body)
+
+
+@router.get("/push/key", summary="The server's Web Push (VAPID) public key")
+async def push_key(request: Request) -> dict[str, str]:
+    keys: PushKeys = request.app.state.push_keys
+    return {"public_key": keys.public_key}
+
+
+@pages.get("/sw.js")
+async def service_worker() -> Response:
+    """The service worker at the site's root, so that its scope covers every game page."""
+    body = (ROOT / "static" / "js" / "sw.js").read_bytes()
+    return Response(
+        body,
+        media_type="text/javascript",
+        headers={"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"},
+    )
