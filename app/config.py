@@ -95,6 +95,12 @@ class Settings(BaseSettings):
     notify_backoff: float = 5.0  # seconds before the first retry; doubled each time (1 h cap)
     vapid_private_key: SecretStr | None = None  # default: generated into the data directory
     vapid_subject: str = "mailto:operator@localhost"  # the push services' contact for us
+    smtp_host: str | None = None  # e-mail notifications only where this is set
+    smtp_port: int = 587
+    smtp_from: str = "pingduel@localhost"
+    smtp_user: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_starttls: bool = True  # STARTTLS before the login (off: a local relay in plain text)
 
     @cached_property
     def db_url(self) -> str:

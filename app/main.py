@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import metrics, problems
+from app import metrics, notify_setup, problems
 from app.api.routes import designs, games, invites, notify, referee
 from app.config import Settings
 from app.edge import addresses, limits
@@ -29,6 +29,7 @@ from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
 from app.web import designer as web_designer
+from app.web import notify_pages as web_notify
 from app.web import referee as web_referee
 from app.web import routes as web
 from app.web.security import CsrfFailed
@@ -103,11 +104,11 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
-        options = PlayOptions(admin, settings.allow_client_seed, notify.options_of(settings))
+        options = PlayOptions(admin, settings.allow_client_seed, notify_setup.options_of(settings))
         app.state.service = GameService(db, options)
-        app.state.push_keys = notify.push_keys(settings)
+        app.state.push_keys = notify_setup.push_keys(settings)
         app.state.sender = notify_sender.Sender(
-            db, notify.send_options(settings), app.state.push_keys
+            db, notify_setup.send_options(settings), app.state.push_keys
         )
         app.state.sender.start()  # the outbox of notifications (issue 15)
         app.state.presence = PresenceTracker(db, settings.presence_beat)
@@ -191,7 +192,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(router, prefix=API)
     app.include_router(stream.pages)
-    app.include_router(notify.pages)  # /sw.js and the push key (issue 15)
+    app.include_router(notify.pages)  # /sw.js (issue 15)
+    app.include_router(web_notify.router)  # the Notify me panel, e-mail confirmation (issue 15)
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)

@@ -10,21 +10,30 @@ is queued and what it says — comes from public facts: the game id, turn, seq, 
 
 from __future__ import annotations
 
+import re
+import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from app.play import errors as E
 from app.play import netguard
+from app.play.mailer import MailFailed, SmtpOptions, send_mail
 from app.play.reading import Reading
+from app.play.tokens import digest
 from app.play.watch import Change
 from app.rules.fog import awaiting
 from app.rules.state import GameStatus
 from app.store import notify as N
 from app.store.db import Database
+from app.store.models import utcnow
 
 PLAYERS = ("A", "B")
 NOTIFIED_SEATS = frozenset({"A", "B", "referee"})
 MAX_SUBSCRIPTION = 4000  # characters of a push subscription's JSON
+MAX_EMAIL = 254
+EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+")
+CONFIRM_FOR = timedelta(hours=24)
 
 
 class BadWebhook(E.Invalid):
@@ -52,10 +61,22 @@ class BadNotify(E.Invalid):
     title = "Bad notification setting"
 
 
+class BadEmail(E.Invalid):
+    code = "bad_email"
+    title = "E-mail address refused"
+
+
+class EmailUnsent(E.Problem):
+    status = 503
+    code = "email_unsent"
+    title = "The confirmation mail could not be sent"
+
+
 @dataclass(frozen=True, slots=True)
 class NotifyOptions:
     allow_private: bool = False
     public_url: str | None = None  # the base of the game links in the messages
+    smtp: SmtpOptions | None = None  # e-mail only where the operator configured SMTP
 
     @property
     def own_hosts(self) -> frozenset[str]:
@@ -201,7 +222,7 @@ class Notify:
         kind, value = next(iter(body.items()))
         target: dict[str, Any] | None = None
         if kind == "email":
-            raise EmailNotConfigured("this server sends no e-mail (no SMTP is configured)")
+            return await self._email(game_id, seat, value)
         if kind == "webhook" and value is not None:
             if not isinstance(value, str):
                 raise BadWebhook("the webhook is a URL string, or null to remove it")
@@ -213,6 +234,40 @@ class Notify:
         async with self.db.unit() as conn:
             await N.set_target(conn, game_id, seat, kind, target)
             return _shown(await N.seat_targets(conn, game_id, seat))
+
+    async def _email(self, game_id: str, seat: str, value: Any) -> dict[str, Any]:
+        """An address waits for the one-time link mailed to it (kept as a hash, for a day)."""
+        smtp = self.options.smtp
+        if smtp is None:
+            raise EmailNotConfigured("this server sends no e-mail (no SMTP is configured)")
+        if value is not None and (
+            not isinstance(value, str) or len(value) > MAX_EMAIL or not EMAIL.fullmatch(value)
+        ):
+            raise BadEmail("send an e-mail address like name@example.org, or null to remove it")
+        token = secrets.token_urlsafe(32)
+        async with self.db.unit() as conn:
+            target = None if value is None else {"address": value}
+            confirm = (digest(token), utcnow() + CONFIRM_FOR)
+            await N.set_target(conn, game_id, seat, "email", target, confirm if value else None)
+            shown = _shown(await N.seat_targets(conn, game_id, seat))
+        if value is not None:
+            link = f"{(self.options.public_url or '').rstrip('/')}/notify/confirm/{token}"
+            text = (
+                f"Someone asked pingduel to tell this address when it is their move in game "
+                f"{game_id}. To agree, open this link within a day and press the button:\n\n"
+                f"{link}\n\nIf it was not you, ignore this mail: nothing will be sent."
+            )
+            try:
+                await send_mail(smtp, value, "pingduel: confirm your address", text)
+            except MailFailed as exc:
+                raise EmailUnsent(f"{exc}: try again later") from exc
+        return shown
+
+    async def confirm(self, token: str) -> str | None:
+        """Confirms the address waiting for this link; its game id (None: unknown, used or
+        expired)."""
+        async with self.db.unit() as conn:
+            return await N.confirm_target(conn, digest(token), utcnow())
 
 
 __all__ = ["Notify", "NotifyOptions", "OutboxWatcher", "message", "newly_notified"]

@@ -26,6 +26,7 @@ import httpx
 import orjson
 
 from app.play import netguard
+from app.play.mailer import MailFailed, SmtpOptions, send_mail
 from app.play.presence import connected_seats
 from app.play.push import PushKeys, push_request
 from app.store import notify as N
@@ -46,6 +47,7 @@ class SendOptions:
     poll: float = 2.0
     batch: int = 20
     timeout: float = 10.0
+    smtp: SmtpOptions | None = None
 
 
 class Outcome(Exception):
@@ -147,8 +149,18 @@ class Sender:
             sub = target.target
             data, headers = push_request(self.push, sub, orjson.dumps(body))
             await self._post(str(sub["endpoint"]), data, headers)
+        elif target.kind == "email" and self.options.smtp is not None:
+            subject = (
+                "pingduel: your move" if body["event"] == "your_turn" else "pingduel: game over"
+            )
+            try:
+                await send_mail(
+                    self.options.smtp, str(target.target["address"]), subject, body["content"]
+                )
+            except MailFailed as exc:
+                raise Outcome(str(exc)) from exc
         else:
-            raise Outcome(f"no sender for {target.kind}", "failed")
+            raise Outcome(f"no sender for {target.kind} on this worker", "failed")
 
     async def _post(self, url: str, data: bytes, headers: dict[str, str]) -> None:
         try:

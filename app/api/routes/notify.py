@@ -7,11 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import Response
 
-from app.config import Settings
 from app.deps import TokenDep
-from app.play.notify import Notify, NotifyOptions
-from app.play.push import PushKeys, load_keys
-from app.play.sender import SendOptions
+from app.play.notify import Notify
+from app.play.push import PushKeys
 from app.play.service import GameService
 from app.problems import documented
 from app.store.migrate import ROOT
@@ -32,28 +30,6 @@ NOTIFY_EXAMPLES = {
     },
     "remove": {"value": {"webhook": None}},
 }
-
-
-def options_of(settings: Settings) -> NotifyOptions:
-    return NotifyOptions(settings.webhook_allow_private, settings.public_url)
-
-
-def send_options(settings: Settings) -> SendOptions:
-    own = options_of(settings).own_hosts
-    return SendOptions(
-        allow_private=settings.webhook_allow_private,
-        own_hosts=own,
-        attempts=settings.notify_attempts,
-        backoff=settings.notify_backoff,
-        poll=settings.notify_poll,
-    )
-
-
-def push_keys(settings: Settings) -> PushKeys:
-    pem = settings.vapid_private_key
-    return load_keys(
-        settings.data_dir, pem.get_secret_value() if pem else None, settings.vapid_subject
-    )
 
 
 def _notify(request: Request) -> Notify:
