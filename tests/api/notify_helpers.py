@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -45,8 +45,9 @@ class Receiver:
             return [r for r in self.got if r.path == path]
 
 
-@asynccontextmanager
-async def receiver() -> AsyncIterator[Receiver]:
+@contextmanager
+def receiving() -> Iterator[Receiver]:
+    """The receiver on a free port, in a thread (for sync tests too)."""
     holder: list[Receiver] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -76,6 +77,12 @@ async def receiver() -> AsyncIterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@asynccontextmanager
+async def receiver() -> AsyncIterator[Receiver]:
+    with receiving() as rec:
+        yield rec
 
 
 async def _true(value: bool) -> bool:
