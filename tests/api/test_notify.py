@@ -234,10 +234,14 @@ async def test_who_may_set_and_what_is_shown(client: httpx.AsyncClient) -> None:
     r = await client.post(path, json=body, headers={"Authorization": "Bearer " + _admin()})
     assert r.status_code == 403
     r = await client.post(path, json={"webhook": None, "push": None}, headers=duel.auth("A"))
-    assert r.status_code == 422 and r.json()["code"] == "bad_notify"
+    assert r.status_code == 422 and r.json()["code"] == "invalid_request"  # one kind at a time
     r = await client.post(path, json={"email": "a@example.com"}, headers=duel.auth("A"))
     assert r.status_code == 422 and r.json()["code"] == "email_not_configured"
-    r = await client.post(path, json={"push": {"endpoint": "x"}}, headers=duel.auth("A"))
+    r = await client.post(
+        path,
+        json={"push": {"endpoint": "x", "keys": {"p256dh": "k", "auth": "a"}}},
+        headers=duel.auth("A"),
+    )
     assert r.status_code == 422 and r.json()["code"] == "bad_subscription"
     r = await client.post(f"{API}/games/nope/notify", json=body, headers=duel.auth("A"))
     assert r.status_code == 404

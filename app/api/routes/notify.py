@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.deps import TokenDep
 from app.play.notify import Notify
@@ -14,22 +15,40 @@ from app.play.service import GameService
 from app.problems import documented
 from app.store.migrate import ROOT
 
+
+class _One(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WebhookIn(_One):
+    webhook: str | None = Field(description="an http(s) URL to POST to; null removes it")
+
+
+class PushKeysIn(BaseModel):
+    p256dh: str = Field(max_length=200)
+    auth: str = Field(max_length=100)
+
+
+class PushSubscriptionIn(BaseModel):
+    """The browser's ``PushSubscription.toJSON()`` (other members are ignored)."""
+
+    endpoint: str = Field(max_length=2000)
+    keys: PushKeysIn
+
+
+class PushIn(_One):
+    push: PushSubscriptionIn | None = Field(description="a subscription; null removes it")
+
+
+class EmailIn(_One):
+    email: str | None = Field(description="an address to confirm; null removes it")
+
+
+NotifyIn = WebhookIn | PushIn | EmailIn
+
 router = APIRouter(tags=["notify"])
 pages = APIRouter(include_in_schema=False)
 ERRORS = documented(400, 401, 403, 404, 413, 422)
-
-NOTIFY_EXAMPLES = {
-    "webhook": {"value": {"webhook": "https://discord.com/api/webhooks/1/abc"}},
-    "push": {
-        "value": {
-            "push": {
-                "endpoint": "https://push.example/send/abc",
-                "keys": {"p256dh": "BNc…", "auth": "tBH…"},
-            }
-        }
-    },
-    "remove": {"value": {"webhook": None}},
-}
 
 
 def _notify(request: Request) -> Notify:
@@ -55,9 +74,9 @@ async def set_notify(
     game_id: str,
     request: Request,
     token: TokenDep,
-    body: Annotated[dict[str, Any], Body(openapi_examples=NOTIFY_EXAMPLES)],
+    body: Annotated[NotifyIn, Body()],
 ) -> dict[str, Any]:
-    return await _notify(request).set(game_id, token, body)
+    return await _notify(request).set(game_id, token, body.model_dump())
 
 
 @router.get("/push/key", summary="The server's Web Push (VAPID) public key")
