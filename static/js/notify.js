@@ -84,7 +84,7 @@
   if (!panel) return;
   panel.hidden = false;
   var msg = document.getElementById("notify-msg");
-  var csrf = panel.dataset.csrf;
+  var csrf = document.getElementById("notify-csrf").value;
   var path = "/games/" + encodeURIComponent(game) + "/notify";
 
   function say(text) {
