@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +246,23 @@ async def test_who_may_set_and_what_is_shown(client: httpx.AsyncClient) -> None:
     assert r.status_code == 422 and r.json()["code"] == "bad_subscription"
     r = await client.post(f"{API}/games/nope/notify", json=body, headers=duel.auth("A"))
     assert r.status_code == 404
+
+
+async def test_the_pages_post_needs_its_csrf_token(client: httpx.AsyncClient) -> None:
+    duel = await new_game(client, {"scenario": "duel"})
+    cookies = {f"pd_seat_{duel.game_id}": duel.tokens["A"]}
+    client.cookies.update(cookies)
+    r = await client.post(f"/games/{duel.game_id}/notify", json={"webhook": None})
+    assert r.status_code == 403
+    page = await client.get(f"/games/{duel.game_id}")
+    found = re.search(
+        r'id="notify"[^>]*>\s*<input type="hidden" name="csrf" value="([0-9a-f]+)"', page.text
+    )
+    assert found is not None, "the panel is on a seat's page"
+    headers = {"X-CSRF-Token": found.group(1)}
+    r = await client.post(f"/games/{duel.game_id}/notify", json={"a": 1}, headers=headers)
+    assert r.status_code == 422 and r.json()["code"] == "bad_notify"
+    r = await client.post(f"/games/{duel.game_id}/notify", json={"webhook": None}, headers=headers)
+    assert r.status_code == 200 and r.json()["webhook"] is None
+    shown = await client.get(f"/games/{duel.game_id}/notify")
+    assert shown.json()["email_available"] is False
