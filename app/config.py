@@ -92,6 +92,20 @@ class Settings(BaseSettings):
     hsts_max_age: int = 60 * 60 * 24 * 365
     # -- observability (issue 14: metrics helper)
     log_format: Literal["text", "json"] = "text"  # json: one object per line, with request ids
+    # -- "your turn" notifications (issue 15: notify helper)
+    webhook_allow_private: bool = False  # 1: webhooks and push may call private addresses
+    public_url: str | None = None  # e.g. https://duel.example: the links in notifications
+    notify_poll: float = 2.0  # seconds between a worker's looks at the outbox
+    notify_attempts: int = 8  # sends of one notification before it is given up
+    notify_backoff: float = 5.0  # seconds before the first retry; doubled each time (1 h cap)
+    vapid_private_key: SecretStr | None = None  # default: generated into the data directory
+    vapid_subject: str = "mailto:operator@localhost"  # the push services' contact for us
+    smtp_host: str | None = None  # e-mail notifications only where this is set
+    smtp_port: int = 587
+    smtp_from: str = "pingduel@localhost"
+    smtp_user: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_starttls: bool = True  # STARTTLS before the login (off: a local relay in plain text)
 
     @cached_property
     def db_url(self) -> str:

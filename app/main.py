@@ -15,14 +15,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import metrics, problems
-from app.api.routes import clocks, designs, games, invites, referee, social
+from app import metrics, notify_setup, problems
+from app.api.routes import clocks, designs, games, invites, notify, referee, social
 from app.config import Settings
 from app.edge import addresses, limits
 from app.edge.headers import SecurityHeaders
 from app.edge.requestlog import RequestLog
 from app.live import stream
 from app.live.hub import Hub, PgListener
+from app.play import sender as notify_sender
 from app.play.clocks import deadline_worker
 from app.play.errors import problem_body
 from app.play.presence import PresenceTracker
@@ -32,6 +33,7 @@ from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
 from app.web import designer as web_designer
 from app.web import mygames as web_mygames
+from app.web import notify_pages as web_notify
 from app.web import referee as web_referee
 from app.web import routes as web
 from app.web import social as web_social
@@ -110,7 +112,15 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.settings = settings
         app.state.db = db
         app.state.hub = hub
-        app.state.service = GameService(db, PlayOptions(admin, settings.allow_client_seed))
+        options = PlayOptions(
+            admin, settings.allow_client_seed, notify=notify_setup.options_of(settings)
+        )
+        app.state.service = GameService(db, options)
+        app.state.push_keys = notify_setup.push_keys(settings)
+        app.state.sender = notify_sender.Sender(
+            db, notify_setup.send_options(settings), app.state.push_keys
+        )
+        app.state.sender.start()  # the outbox of notifications (issue 15)
         app.state.presence = PresenceTracker(db, settings.presence_beat)
         app.state.presence.start()  # one heartbeat task per worker (issue 14: streams)
         deadlines = asyncio.create_task(  # issue 15: clocks (app/play/clocks.py)
@@ -131,6 +141,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
                 await deadlines
             await hub.stop()  # issue 14: streams
             await app.state.presence.stop()
+            await app.state.sender.stop()
             await db.dispose()
             metrics.worker_stopped()  # multiprocess metrics: this worker's live gauges go
 
@@ -188,13 +199,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     problems.install(app, page=web.problem_page, api=f"{API}/")
     app.add_exception_handler(CsrfFailed, web.csrf_failed_page)
     for router in (
-        games.router, invites.router, designs.router, referee.router, stream.router,
+        games.router,
+        invites.router,
+        designs.router,
+        referee.router,
+        stream.router,
         social.router,
-    ):  # fmt: skip
+        notify.router,
+    ):
         app.include_router(router, prefix=API)
     app.include_router(clocks.router, prefix=API)  # issue 15: the referee adds time
     app.include_router(stream.pages)
     app.include_router(web_mygames.router)  # GET /games, before /games/{game_id}
+    app.include_router(notify.pages)  # /sw.js (issue 15)
+    app.include_router(web_notify.router)  # the Notify me panel, e-mail confirmation (issue 15)
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)

@@ -21,6 +21,7 @@ from app.play.callers import Callers
 from app.play.clocks import Clocks
 from app.play.commands import Commands
 from app.play.lobby import Lobby
+from app.play.notify import Notify, NotifyOptions, OutboxWatcher
 from app.play.reading import Reading
 from app.play.referee import Referee
 from app.play.social import Social
@@ -40,6 +41,7 @@ class PlayOptions:
     admin_token: str | None = None
     allow_client_seed: bool = False
     now: Callable[[], datetime] = utcnow  # the clocks' time (tests move it)
+    notify: NotifyOptions = NotifyOptions()  # issue 15: "your turn" notifications
 
 
 def dice_of(game: GameHead) -> DiceSource:
@@ -62,6 +64,8 @@ class GameService:
         self.reading = Reading(db, self.states, self.callers)
         # what a game write causes in its own transaction (clocks, the notification outbox)
         self.watchers = Watchers()
+        self.watchers.add(OutboxWatcher(options.notify))  # queues notifications (issue 15)
+        self.notify = Notify(db, self.reading, options.notify)
         self.commands = Commands(
             db, self.states, self.callers, self.reading, dice_of, self.watchers
         )

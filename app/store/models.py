@@ -186,3 +186,47 @@ class SeatLink(Base):
     code_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     seat_id: Mapped[int] = mapped_column(sa.ForeignKey("seats.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+# -- issue 15: notifications (helper "notify") ---------------------------------------------
+class NotifyTarget(Base):
+    """Where to tell a seat "your turn": one webhook, push subscription or e-mail address per
+    kind and seat (issue 15). An e-mail address is used only once ``confirmed``."""
+
+    __tablename__ = "notify_targets"
+    __table_args__ = (sa.UniqueConstraint("game_id", "seat", "kind"),)
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(sa.String(16))
+    kind: Mapped[str] = mapped_column(sa.String(8))  # webhook | push | email
+    target: Mapped[dict[str, Any]]  # {"url"} | {"subscription"} | {"address"}
+    confirmed: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
+    # an e-mail confirmation: the SHA-256 of its one-time token, and until when it holds
+    confirm_hash: Mapped[str | None] = mapped_column(sa.String(64), index=True)
+    confirm_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class OutboxRow(Base):
+    """One notification to send to one target, queued in the transaction of the write that
+    caused it; a sender claims it (``lease_until``), sends it after that commit and marks it."""
+
+    __tablename__ = "notify_outbox"
+    __table_args__ = (sa.Index("ix_notify_outbox_due", "state", "due_at"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(sa.String(16))
+    target_id: Mapped[str] = mapped_column(sa.String(32))
+    event: Mapped[str] = mapped_column(sa.String(16))  # your_turn | game_finished
+    seq: Mapped[int]
+    body: Mapped[dict[str, Any]]  # what is sent: content, game_id, seq, event
+    # queued | sent | skipped (the seat was online) | dropped (target gone) | failed
+    state: Mapped[str] = mapped_column(sa.String(8), default="queued", server_default="queued")
+    attempts: Mapped[int] = mapped_column(default=0, server_default="0")
+    due_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    lease_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(sa.String(200))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    done_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
