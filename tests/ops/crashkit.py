@@ -30,7 +30,7 @@ from sqlalchemy import select
 from app.rules import Event, replay
 from app.rules.snapshot import state_to_dict
 from app.store.db import Database
-from app.store.models import EventRow, Game
+from app.store.models import EventRow, Game, OutboxRow
 from tests.api.helpers import API, Duel, new_game
 from tests.conftest import LiveServer
 from tests.live import live_client
@@ -528,3 +528,338 @@ class CrashProof:
 
     def finished_games(self) -> int:
         return sum(bot.finished for bot in self.bots.values())
+
+
+# -- the proof under due work: deadlines and notifications -------------------------------------
+CLOCK = {"kind": "live", "initial_s": 60, "increment_s": 60}  # a timeout leaves 60 s again
+FINAL_STATES = ("sent", "skipped", "dropped", "failed")
+
+
+class Receiver:
+    """A webhook receiver in the test process: answers 200 and records every delivery as
+    (game_id, seat, seq, event), the seat read from the path its URL was given."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.deliveries: list[tuple[str, str, int, str]] = []
+        lock = threading.Lock()
+        seen = self.deliveries
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                seat = self.path.rstrip("/").rpartition("/")[2]
+                with lock:
+                    seen.append((body["game_id"], seat, int(body["seq"]), body["event"]))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, game_id: str, seat: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook/{game_id}/{seat}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@dataclass
+class DueKill:
+    number: int
+    due_deadlines: int  # games whose deadline had passed, unapplied, at the kill
+    queued: int  # outbox rows queued (due or leased) at the kill
+    leased: int  # of those: leased by the server that was killed
+    ready_seconds: float
+
+
+@dataclass
+class DueReport:
+    kills: list[DueKill]
+    games: int
+    finished: int
+    timeouts: int  # timed_out events in the logs, each a deadline the harness made due
+    rows: dict[str, int]  # outbox rows by final state
+    delivered: int  # deliveries the receiver got
+    twice: int  # (game, seat, seq, event) delivered more than once
+
+
+class DueCrashProof:
+    """``kills`` times: SIGKILL the server while deadlines and notifications are due, start a
+    new one on the same database; at the end every due deadline applied exactly once and every
+    notification sent at least once (the count sent twice is reported).
+
+    Nobody sends a command: clocked games (both seats with a webhook to ``Receiver``, no page
+    or stream open, so every notification is due) move only by their timeouts. The harness
+    acts as the operator on the database: to make a deadline due without waiting out the
+    60 s minimum clock, it sets the running sides' time left to 0 as of a second ago and
+    ``games.deadline`` to then, under the row's lock, as ``app.play.clock_math`` would have
+    left them had the time passed; and after each kill it lets the dead server's outbox
+    leases run out at once (``lease_until`` = now, as after ``app.play.sender.LEASE``), which
+    is what waiting would do, since nothing of the dead server still holds them."""
+
+    def __init__(
+        self,
+        db_url: str,
+        data_dir: Path,
+        *,
+        games: int = 4,
+        seed: int = 0,
+        window: tuple[float, float] = (0.2, 1.5),
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.db_url = db_url
+        self.data_dir = data_dir
+        self.games = games
+        self.window = window
+        self.say = say
+        self.rng = random.Random(seed)
+        self.db = Database(db_url)
+        self.receiver = Receiver()
+        self.duels: dict[str, Duel] = {}
+        self.made_due: list[tuple[str, str, str, int]] = []  # (game, side, key, turn)
+        self.server: LiveServer | None = None
+        self.client: httpx.AsyncClient | None = None
+        self.stop_expiring = False
+        self.expirer: asyncio.Task[None] | None = None
+
+    async def run(self, kills: int) -> DueReport:
+        report: list[DueKill] = []
+        await self._start()
+        expirer = self.expirer = asyncio.create_task(self._expire_forever())
+        try:
+            await self._top_up()
+            for number in range(1, kills + 1):
+                report.append(await self._kill(number))
+                await self._top_up()
+            self.stop_expiring = True
+            await expirer
+            await self._settle()
+            return await self._check(report)
+        except BaseException:
+            if self.server is not None:
+                self.say(f"== the server's stderr (end) ==\n{self.server.log_tail()}")
+            raise
+        finally:
+            self.stop_expiring = True
+            expirer.cancel()
+            await asyncio.gather(expirer, return_exceptions=True)
+            await self._stop()
+            self.receiver.close()
+            await self.db.dispose()
+
+    # -- the server --------------------------------------------------------------------------
+    async def _start(self) -> float:
+        await self._stop()
+        server = LiveServer(
+            self.db_url,
+            self.data_dir,
+            PINGDUEL_RATE_LIMITS="off",
+            PINGDUEL_WEBHOOK_ALLOW_PRIVATE="1",  # the receiver is on this machine
+            PINGDUEL_CLOCK_POLL="0.1",
+            PINGDUEL_NOTIFY_POLL="0.1",
+        )
+        started = time.monotonic()
+        self.server = await asyncio.to_thread(server.start, 60.0)
+        ready = time.monotonic() - started
+        self.client = live_client(server.url)
+        return ready
+
+    async def _stop(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+            self.client = None
+        if self.server is not None:
+            await asyncio.to_thread(self.server.stop)
+            self.server = None
+
+    async def _top_up(self) -> None:
+        """New clocked games until ``games`` are in play, each seat with its webhook."""
+        assert self.client is not None
+        async with self.db.session() as session:
+            active = set(
+                await session.scalars(
+                    select(Game.id).where(Game.id.in_(list(self.duels)), Game.status != "finished")
+                )
+            )
+        for _ in range(self.games - len(active)):
+            seed = f"{self.rng.getrandbits(256):064x}"
+            duel = await new_game(self.client, {"scenario": "duel", "seed": seed, "clock": CLOCK})
+            for seat in ("A", "B"):
+                r = await self.client.post(
+                    f"{duel.path}/notify",
+                    json={"webhook": self.receiver.url(duel.game_id, seat)},
+                    headers=duel.auth(seat),
+                )
+                assert r.status_code == 200, r.text
+            self.duels[duel.game_id] = duel
+
+    # -- the operator's hand: deadlines due now ----------------------------------------------
+    async def _expire_forever(self) -> None:
+        while not self.stop_expiring:
+            for game_id in list(self.duels):
+                await self._expire(game_id)
+            await asyncio.sleep(self.rng.uniform(0.05, 0.3))
+
+    async def _expire(self, game_id: str) -> None:
+        """The running sides' time out a second ago, if the game's deadline is still ahead (one
+        made due and not applied yet is left alone: applied once, it gets a new one)."""
+        from datetime import UTC, datetime, timedelta
+
+        now = datetime.now(UTC)
+        async with self.db.session() as session, session.begin():
+            game = await session.get(Game, game_id, with_for_update=True)
+            assert game is not None
+            clock = game.clock
+            if game.status != "active" or game.paused or clock is None or game.deadline is None:
+                return
+            if game.deadline <= now:
+                return
+            clock = json.loads(json.dumps(clock))
+            gone = now - timedelta(seconds=1)
+            for side, held in sorted(clock["sides"].items()):
+                if held["since"] is not None:
+                    held["left"], held["since"] = 0.0, gone.isoformat()
+                    self.made_due.append((game_id, side, held["key"], int(game.snapshot["turn"])))
+            clock["deadline"] = gone.isoformat()
+            game.clock = clock
+            game.deadline = gone
+
+    # -- the kills ---------------------------------------------------------------------------
+    async def _due_now(self) -> tuple[int, int, int]:
+        from datetime import UTC, datetime
+
+        from sqlalchemy import func
+
+        now = datetime.now(UTC)
+        async with self.db.session() as session:
+            due = await session.scalar(
+                select(func.count())
+                .select_from(Game)
+                .where(Game.status == "active", Game.deadline <= now)
+            )
+            queued = await session.scalar(
+                select(func.count()).select_from(OutboxRow).where(OutboxRow.state == "queued")
+            )
+            leased = await session.scalar(
+                select(func.count())
+                .select_from(OutboxRow)
+                .where(OutboxRow.state == "queued", OutboxRow.lease_until > now)
+            )
+        return int(due or 0), int(queued or 0), int(leased or 0)
+
+    async def _kill(self, number: int) -> DueKill:
+        await asyncio.sleep(self.rng.uniform(*self.window))
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + 10
+        while True:  # a moment with work due: a deadline not applied or a row not sent
+            due, queued, leased = await self._due_now()
+            if due or queued:
+                break
+            assert loop.time() < give_up, "nothing due to kill the server under"
+            if self.expirer is not None and self.expirer.done():
+                self.expirer.result()  # raises what stopped it
+            await self._top_up()  # the games may all have finished meanwhile
+            await asyncio.sleep(0.005)
+        assert self.server is not None
+        await asyncio.to_thread(self.server.kill)
+        await self._lapse_leases()
+        ready = await self._start()
+        kill = DueKill(number, due, queued, leased, ready)
+        self.say(
+            f"kill {number:3}: {due} deadline(s) due, {queued} notification(s) queued"
+            f" ({leased} leased); ready again in {ready:.2f} s"
+        )
+        return kill
+
+    async def _lapse_leases(self) -> None:
+        from datetime import UTC, datetime
+
+        from sqlalchemy import update
+
+        now = datetime.now(UTC)
+        async with self.db.session() as session, session.begin():
+            await session.execute(
+                update(OutboxRow)
+                .where(OutboxRow.state == "queued", OutboxRow.lease_until > now)
+                .values(lease_until=now)
+            )
+
+    # -- the end -----------------------------------------------------------------------------
+    async def _settle(self, timeout: float = 60.0) -> None:
+        """Wait (the last server up) until no deadline is due and no row is queued."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        while True:
+            due, queued, _ = await self._due_now()
+            if not due and not queued:
+                return
+            assert loop.time() < give_up, f"still due: {due} deadline(s), {queued} row(s)"
+            await asyncio.sleep(0.05)
+
+    async def _check(self, kills: list[DueKill]) -> DueReport:
+        from collections import Counter
+
+        from app.rules.timeouts import decision_key
+
+        game_ids = sorted(self.duels)
+        await check_log(self.db_url, game_ids)  # gapless, every snapshot the replay of its log
+        applied: list[tuple[str, str, str, int]] = []
+        ended: dict[str, int] = {}  # finished games: their last turn
+        async with self.db.session() as session:
+            finished = 0
+            for game_id in game_ids:
+                rows = list(
+                    await session.scalars(
+                        select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.seq)
+                    )
+                )
+                events = [Event(r.seq, r.turn, r.type, r.data) for r in rows]
+                for i, event in enumerate(events):
+                    if event.type == "timed_out":
+                        before = replay(events[:i])
+                        side = str(event.data["side"])
+                        key = decision_key(before, side)
+                        assert key is not None, (game_id, event.seq, "a side not awaited")
+                        applied.append((game_id, side, key, before.turn))
+                if any(e.type == "game_finished" for e in events):
+                    finished += 1
+                    ended[game_id] = events[-1].turn
+            outbox = list(await session.scalars(select(OutboxRow)))
+        # every deadline made due was applied, and exactly once
+        twice_applied = [d for d, n in Counter(applied).items() if n > 1]
+        assert not twice_applied, twice_applied
+        # a timeout that ends the game leaves the other side's deadline of that moment unplayed
+        expected = Counter(d for d in self.made_due if d in applied or ended.get(d[0]) != d[3])
+        assert Counter(applied) == expected, (
+            sorted(set(expected) - set(applied)),
+            sorted(set(applied) - set(expected)),
+        )
+        # every notification sent, none lost; duplicates only from a send cut by a kill
+        states = Counter(row.state for row in outbox)
+        assert set(states) <= set(FINAL_STATES), states
+        assert states == {"sent": len(outbox)}, states  # nobody online, the receiver says 200
+        wanted = Counter((r.game_id, r.seat, r.seq, r.event) for r in outbox)
+        assert max(wanted.values(), default=1) == 1, "one row per seat, seq and event"
+        got = Counter(self.receiver.deliveries)
+        lost = set(wanted) - set(got)
+        assert not lost, sorted(lost)
+        assert not set(got) - set(wanted), "a delivery no outbox row asked for"
+        twice = sum(1 for n in got.values() if n > 1)
+        return DueReport(
+            kills=kills,
+            games=len(game_ids),
+            finished=finished,
+            timeouts=len(applied),
+            rows=dict(states),
+            delivered=len(self.receiver.deliveries),
+            twice=twice,
+        )
