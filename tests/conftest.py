@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import httpx
@@ -332,6 +332,27 @@ async def settle(predicate: object, timeout: float = 30.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("condition not met in time")
+
+
+@asynccontextmanager
+async def uvicorn_in_process(app: object) -> AsyncIterator[str]:
+    """An app on a live uvicorn in this event loop, on a free port (streams need a real
+    server: the ASGI transport waits for a whole response); yields its base URL."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
+    task = asyncio.create_task(server.serve())
+
+    async def started() -> bool:
+        return bool(server.started)
+
+    await settle(started)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, 20)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -12,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-import uvicorn
 from fastapi import FastAPI
 
 from app.main import create_app
 from app.store.db import Database
-from tests.conftest import free_port, make_settings, settle
+from tests.conftest import make_settings, uvicorn_in_process
 
 
 @dataclass
@@ -85,10 +83,6 @@ async def receiver() -> AsyncIterator[Receiver]:
         yield rec
 
 
-async def _true(value: bool) -> bool:
-    return value
-
-
 @asynccontextmanager
 async def serving(db_url: str, tmp_path: Path, **extra: Any) -> AsyncIterator[tuple[FastAPI, str]]:
     """The app on a live uvicorn (streams hold presence); its sender polls once an hour, so
@@ -96,15 +90,8 @@ async def serving(db_url: str, tmp_path: Path, **extra: Any) -> AsyncIterator[tu
     settings = make_settings(db_url, tmp_path, allow_client_seed=True)
     update = {"stream_recheck": 0.1, "presence_beat": 0.1, "notify_poll": 3600.0, **extra}
     app = create_app(settings.model_copy(update=update))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    task = asyncio.create_task(server.serve())
-    await settle(lambda: _true(server.started))
-    try:
-        yield app, f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 20)
+    async with uvicorn_in_process(app) as url:
+        yield app, url
 
 
 async def outbox(db: Database, game_id: str) -> list[dict[str, Any]]:

@@ -21,13 +21,12 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-import uvicorn
 from fastapi import FastAPI
 
 from app.live.hub import Hub
 from app.main import create_app
 from app.store.db import Database
-from tests.conftest import free_port, make_settings, settle
+from tests.conftest import make_settings, settle, uvicorn_in_process
 from tests.live import events_of, live_client, open_stream, scripted_game, step
 
 QUICK = {"stream_recheck": 0.1, "presence_beat": 0.1}
@@ -37,15 +36,8 @@ QUICK = {"stream_recheck": 0.1, "presence_beat": 0.1}
 async def serving(db_url: str, tmp_path: Path) -> AsyncIterator[tuple[FastAPI, str]]:
     settings = make_settings(db_url, tmp_path, allow_client_seed=True)
     app = create_app(settings.model_copy(update=QUICK))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    task = asyncio.create_task(server.serve())
-    await settle(lambda: _true(server.started))
-    try:
-        yield app, f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 20)
+    async with uvicorn_in_process(app) as url:
+        yield app, url
 
 
 async def _true(value: bool) -> bool:
