@@ -78,5 +78,6 @@ def test_rematch_offered_and_accepted(open_page: OpenPage, live_server: LiveServ
     # each browser now holds the other side of the new game
     expect(a.locator("#live")).to_have_attribute("data-seat", "B")
     expect(b.locator("#live")).to_have_attribute("data-seat", "A")
+    # held through the browser id's mapping, not a cookie per game
     cookies = {c["name"] for c in a.context.cookies()}
-    assert seat_cookie(new_id) in cookies
+    assert "pd_browser" in cookies and seat_cookie(new_id) not in cookies
