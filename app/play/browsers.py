@@ -32,9 +32,9 @@ class Browsers:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def held(self, browser_hash: str) -> list[B.Held]:
+    async def held(self, browser_hash: str, game_id: str | None = None) -> list[B.Held]:
         async with self.db.read() as conn:
-            return await B.held(conn, browser_hash)
+            return await B.held(conn, browser_hash, game_id)
 
     async def remember(self, browser_hash: str, token: str) -> str | None:
         """The browser holds the token's seat from now on; the game's id, or None."""

@@ -31,9 +31,10 @@ class Held:
     updated_at: datetime
 
 
-async def held(conn: AsyncConnection, browser_hash: str) -> list[Held]:
-    """The live seats the browser holds, newest activity first (one indexed read)."""
-    rows = await conn.execute(
+async def held(conn: AsyncConnection, browser_hash: str, game_id: str | None = None) -> list[Held]:
+    """The live seats the browser holds, newest activity first (one indexed read); with
+    ``game_id``, only its seat of that game."""
+    query = (
         sa.select(
             browser_seats.c.game_id,
             seats.c.side,
@@ -48,7 +49,9 @@ async def held(conn: AsyncConnection, browser_hash: str) -> list[Held]:
         .where(browser_seats.c.browser_hash == browser_hash, seats.c.revoked_at.is_(None))
         .order_by(games.c.updated_at.desc())
     )
-    return [Held(*row) for row in rows]
+    if game_id is not None:
+        query = query.where(browser_seats.c.game_id == game_id)
+    return [Held(*row) for row in await conn.execute(query)]
 
 
 async def remember(conn: AsyncConnection, browser_hash: str, token_hash: str) -> str | None:

@@ -94,7 +94,8 @@ async def settings_of(conn: AsyncConnection, game_id: str) -> dict[str, Any] | N
 
 
 async def retoken(conn: AsyncConnection, game_id: str, side: str, token_hash: str) -> None:
-    """A reserved seat's token: its placeholder hash replaced by the one handed out now."""
+    """A reserved seat's token: the hash of the token its claim drew (never handed to anyone)
+    replaced by the hash of the one handed out now."""
     await conn.execute(
         sa.update(seats)
         .where(seats.c.game_id == game_id, seats.c.side == side, seats.c.revoked_at.is_(None))

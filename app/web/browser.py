@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from typing import Any
 
@@ -26,6 +27,9 @@ from app.play.tokens import Hashed
 BROWSER_COOKIE = "pd_browser"
 BROWSER_MAX_AGE = 60 * 60 * 24 * 400  # the longest a browser keeps a cookie
 _SKIP = ("/static/", "/api/", "/metrics")
+# a fragment, a form post or a stream of one game: it needs this browser's seat of that game
+# only (these come on every live update; the whole list is for pages, which show the count)
+_ONE_GAME = re.compile(r"/games/([A-Za-z0-9_-]+)(?:/|$)")
 
 
 def _mac(key: bytes, browser_id: str) -> str:
@@ -78,11 +82,13 @@ class BrowserSeats:
             state["awaiting_me"] = 0
             if browser_id is not None:
                 browsers = Browsers(request.app.state.db)
-                rows = await browsers.held(browser_hash(browser_id))
+                page = _wants_page(scope)
+                one = None if page else _ONE_GAME.match(scope["path"])
+                rows = await browsers.held(browser_hash(browser_id), one and one.group(1))
                 state["browser_id"] = browser_id
                 state["browser_rows"] = rows
                 state["browser_seats"] = {r.game_id: Hashed(r.token_hash) for r in rows}
-                if rows and _wants_page(scope):
+                if rows and page:
                     state["awaiting_me"] = await browsers.awaiting_me(rows)
         await self.app(scope, receive, send)
 

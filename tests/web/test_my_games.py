@@ -169,3 +169,46 @@ async def test_a_seat_link_adds_the_game_to_the_other_browsers_list(
         headers={"Authorization": f"Bearer {ADMIN}"},
     )
     assert (await new_browser().get(link)).status_code == 401
+
+
+async def test_a_request_about_one_game_reads_only_its_seat(
+    client: httpx.AsyncClient, new_browser: BrowserFactory
+) -> None:
+    """Fragments, form posts and streams of a game come on every live update: the middleware
+    reads this browser's seat of that game only; pages read the whole list (the count)."""
+    from app.web.browser import BrowserSeats
+
+    one = await create_game(client, {"scenario": "duel"})
+    two = await create_game(client, {"scenario": "duel"})
+    ann = new_browser()
+    await ann.enter(one.tokens["A"])
+    await ann.enter(two.tokens["B"])
+    app = client._transport.app  # type: ignore[attr-defined]
+    seen: dict[str, object] = {}
+
+    async def downstream(scope: dict[str, object], receive: object, send: object) -> None:
+        seen.update(scope["state"])  # type: ignore[call-overload]
+
+    cookie = f"pd_browser={ann.http.cookies.get('pd_browser')}".encode()
+
+    async def held(path: str, accept: bytes) -> set[str]:
+        seen.clear()
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "headers": [(b"cookie", cookie), (b"accept", accept)],
+            "app": app,
+            "query_string": b"",
+        }
+        await BrowserSeats(downstream)(scope, None, None)  # type: ignore[arg-type]
+        return set(seen["browser_seats"])  # type: ignore[call-overload]
+
+    assert await held(f"/games/{one.id}/status", b"*/*") == {one.id}
+    assert await held(f"/games/{two.id}", b"*/*") == {two.id}
+    assert await held(f"/games/{one.id}", b"text/html") == {one.id, two.id}
+    assert await held("/games", b"*/*") == {one.id, two.id}
+    assert seen["awaiting_me"] == 0  # not a page: no count drawn
+    # and the pages keep working with it: the fragment knows its seat
+    r = await ann.get(f"/games/{one.id}", headers=PAGE)
+    assert r.status_code == 200 and 'data-seat="A"' in r.text
