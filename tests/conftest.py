@@ -2,7 +2,9 @@
 
 The backend is chosen by ``PINGDUEL_TEST_DATABASE_URL``: unset → a SQLite file in ``tmp_path``;
 set to a PostgreSQL URL (``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``) → a fresh
-database created on that server for each test and dropped after it. Tests that need PostgreSQL
+database created on that server for each test and dropped after it. Either is a copy of a
+database migrated once per run (a file copy; ``CREATE DATABASE … TEMPLATE``), not a new run of
+the migrations each time. Tests that need PostgreSQL
 whatever the backend (LISTEN/NOTIFY across workers) use ``pg_url``, which falls back to the
 local server; in CI an unreachable PostgreSQL is a failure, never a skip.
 
@@ -19,12 +21,15 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Generator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
@@ -70,12 +75,14 @@ def pg_available(url: str) -> bool:
         return False
 
 
-def create_pg_database(url: str) -> str:
+def create_pg_database(url: str, prefix: str = "pingduel_t_", template: str | None = None) -> str:
+    """A new, empty database on the server of ``url`` (or a copy of ``template``); its URL."""
     import psycopg
 
-    name = f"pingduel_t_{secrets.token_hex(6)}"
+    name = f"{prefix}{secrets.token_hex(6)}"
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(_psycopg_dsn(url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     return _server_url(url, name)
 
 
@@ -102,19 +109,72 @@ def backend() -> str:
     return "postgresql" if url else "sqlite"
 
 
+_TEMPLATES: dict[str, str] = {}  # backend (or PostgreSQL server) -> its migrated template
+
+
+def _migrate_off_loop(url: str) -> None:
+    """Alembic runs its own ``asyncio.run``, which a running loop on this thread refuses (the
+    browser tests' sync Playwright keeps one): migrate on a thread of its own."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(upgrade, url).result()
+
+
+def _sqlite_template() -> Path:
+    """One SQLite file migrated once per run; each test gets a copy (a copy of a few hundred
+    KiB instead of the whole Alembic history each time)."""
+    if "sqlite" not in _TEMPLATES:
+        path = Path(tempfile.mkdtemp(prefix="pingduel-template-")) / "migrated.db"
+        _migrate_off_loop(f"sqlite+aiosqlite:///{path}")
+        _TEMPLATES["sqlite"] = str(path)
+    return Path(_TEMPLATES["sqlite"])
+
+
+def _pg_template(server: str) -> str:
+    """One PostgreSQL database migrated once per run; each test's database is made from it
+    (``CREATE DATABASE … TEMPLATE``). Nobody stays connected to it: PostgreSQL copies a
+    template only while no one is."""
+    if server not in _TEMPLATES:
+        url = create_pg_database(server, prefix="pingduel_tpl_")
+        try:
+            _migrate_off_loop(url)
+        except BaseException:
+            drop_pg_database(server, url)
+            raise
+        _TEMPLATES[server] = url.rpartition("/")[2]
+    return _TEMPLATES[server]
+
+
+def pytest_sessionfinish() -> None:
+    for key, value in list(_TEMPLATES.items()):
+        if key == "sqlite":
+            shutil.rmtree(Path(value).parent, ignore_errors=True)
+        else:
+            drop_pg_database(key, _server_url(key, value))
+        del _TEMPLATES[key]
+
+
+def migrated_sqlite(path: Path) -> str:
+    """A migrated SQLite database at ``path`` (a copy of the run's template); its URL."""
+    shutil.copyfile(_sqlite_template(), path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def migrated_pg_database(server: str) -> str:
+    """A new, migrated PostgreSQL database on ``server`` (from the run's template); its URL."""
+    return create_pg_database(server, template=_pg_template(server))
+
+
 @contextmanager
 def fresh_database(tmp_path: Path, backend: str, name: str = "test") -> Iterator[str]:
     """A new, migrated database of the backend: a SQLite file, or a PostgreSQL database that
-    is dropped afterwards."""
+    is dropped afterwards. Both are copies of a template migrated once per run (what
+    ``upgrade`` would make; ``tests/ops/test_cli.py`` runs the migrations on an empty one)."""
     if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / f'{name}.db'}"
-        upgrade(url)
-        yield url
+        yield migrated_sqlite(tmp_path / f"{name}.db")
         return
     server = _pg_server_or_fail()
-    url = create_pg_database(server)
+    url = migrated_pg_database(server)
     try:
-        upgrade(url)
         yield url
     finally:
         drop_pg_database(server, url)
@@ -131,9 +191,8 @@ def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
 def pg_url() -> Iterator[str]:
     """A fresh, migrated PostgreSQL database, whatever the selected backend."""
     server = _pg_server_or_fail()
-    url = create_pg_database(server)
+    url = migrated_pg_database(server)
     try:
-        upgrade(url)
         yield url
     finally:
         drop_pg_database(server, url)

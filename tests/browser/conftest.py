@@ -13,7 +13,6 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,15 +20,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from app.store.migrate import upgrade
 from tests.conftest import (
     _CALL_FAILED,
     ADMIN,
     ROOT,
     LiveServer,
-    _pg_server_or_fail,
-    create_pg_database,
-    drop_pg_database,
 )
 
 CHROMIUM = "/usr/bin/chromium"
@@ -60,29 +55,6 @@ def browser() -> Iterator[Browser]:
             yield chromium
         finally:
             chromium.close()
-
-
-def _migrate(url: str) -> None:
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(upgrade, url).result()
-
-
-@pytest.fixture
-def db_url(tmp_path: Path, backend: str) -> Iterator[str]:
-    """As in ``tests/conftest.py``, but migrating off the main thread: the session's sync
-    Playwright keeps an event loop running there, and Alembic's ``asyncio.run`` refuses that."""
-    if backend == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
-        _migrate(url)
-        yield url
-        return
-    server = _pg_server_or_fail()
-    url = create_pg_database(server)
-    try:
-        _migrate(url)
-        yield url
-    finally:
-        drop_pg_database(server, url)
 
 
 @pytest.fixture
