@@ -281,7 +281,7 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "Movement: vector",
         "vector",
-        "Rotate and burn: the ship keeps its velocity, and thrust adds to it along the new heading.",
+        "Rotate and burn: the ship keeps its velocity; thrust adds to it along the new heading.",
         "The Fleet Book option. A ship has a velocity besides its heading. Each move it may "
         "rotate up to 6 points and burn up to its thrust: the burn adds that many mu along the "
         "new heading to its velocity, and the ship then moves by the velocity.",
@@ -322,7 +322,7 @@ GLOSSARY: tuple[Term, ...] = (
     Term(
         "PING",
         "ping",
-        "An active sensor sweep: shows your ship to everyone, may reveal enemies, opens a fire window.",
+        "An active sensor sweep: shows your ship, may reveal enemies, and opens a fire window.",
         "Once per activation, before or after its move, a ship may ping. It shows its own "
         "position and heading to everyone, then rolls its sensor dice (1 basic, 2 enhanced, 3 "
         "superior) against each enemy ship's ECM dice: a higher die reveals the enemy. Then a "

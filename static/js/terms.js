@@ -66,12 +66,24 @@
     return a;
   }
 
+  // in a flex or grid box every piece of text would become an item of its own, and the spaces
+  // around the new link would collapse: the pieces stay together in one span there
+  function keepTogether(node) {
+    var display = window.getComputedStyle(node.parentElement).display;
+    if (!/flex|grid/.test(display)) return node;
+    var span = document.createElement("span");
+    node.parentNode.replaceChild(span, node);
+    span.appendChild(node);
+    return node;
+  }
+
   function markSection(root) {
     var done = new Set();
     root.querySelectorAll("a.term").forEach(function (a) { done.add(a.getAttribute("href")); });
     textNodes(root).forEach(function (node) {
       if (done.size === terms.length) return;
       var found = firstMatch(node.nodeValue, done);
+      if (found) node = keepTogether(node);
       while (found) {
         done.add(found.term.href);
         var rest = node.splitText(found.index);

@@ -85,8 +85,19 @@
     ui.ring.style.height = Math.min(r.height, window.innerHeight * 2) + 2 * pad + "px";
     var w = box.offsetWidth, h = box.offsetHeight, gap = 14;
     var below = window.innerHeight - r.bottom, above = r.top;
-    if (window.innerWidth < 700 || (below < h + gap && above < h + gap)) {
+    if (window.innerWidth < 700) {
       box.classList.add("floating");
+      return;
+    }
+    if (below < h + gap && above < h + gap) {
+      // a tall part (the sheets column): beside it if there is room, else at the bottom
+      var side = r.left >= w + gap ? r.left - w - gap : window.innerWidth - r.right >= w + gap ? r.right + gap : null;
+      if (side === null) {
+        box.classList.add("floating");
+        return;
+      }
+      box.style.left = side + sx + "px";
+      box.style.top = Math.max(8, Math.min(r.top, window.innerHeight - h - 8)) + sy + "px";
       return;
     }
     var left = Math.max(8, Math.min(r.left, window.innerWidth - w - 8)) + sx;

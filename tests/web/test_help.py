@@ -125,9 +125,7 @@ def test_each_term_finds_its_words_and_pinged_keeps_its_case() -> None:
     def finds(slug: str, text: str) -> bool:
         term = next(t for t in GLOSSARY if t.slug == slug)
         flags = 0 if term.exact_case else re.IGNORECASE
-        return any(
-            re.search(rf"(?<![\w-])(?:{form})(?![\w-])", text, flags) for form in term.forms
-        )
+        return any(re.search(rf"(?<![\w-])(?:{form})(?![\w-])", text, flags) for form in term.forms)
 
     assert finds("bd-notation", "≤12: 2BD*, ≤24: 1BD+1*")
     assert finds("ping", "Lance pinged") and finds("ping", "Ping before moving")
