@@ -32,6 +32,7 @@ from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
 from app.web import designer as web_designer
+from app.web import help as web_help
 from app.web import mygames as web_mygames
 from app.web import notify_pages as web_notify
 from app.web import referee as web_referee
@@ -217,6 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)
     app.include_router(web_social.router)  # chat and rematch panels (issue 15)
+    app.include_router(web_help.router)  # /help and its glossary (issue 16)
     app.include_router(apidocs.router)  # the API reference page from static/vendor/swagger-ui
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     _health(app)

@@ -66,6 +66,8 @@ def live_server_ids() -> str | None:
 
 
 OpenPage = Callable[..., Page]
+# a browser that has seen the guided tour: it is offered only once, and only learning tests ask
+TOUR_SEEN = "try { localStorage.setItem('pingduel.tour', 'seen'); } catch (e) {}"
 T = TypeVar("T")
 
 
@@ -91,14 +93,18 @@ class Journal:
 
 @pytest.fixture
 def open_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[OpenPage]:
-    """``open_page(js=True)``: a page in a new browser context (its own cookies)."""
+    """``open_page(js=True, tour=False)``: a page in a new browser context (its own cookies);
+    with ``tour`` the context has not seen the game page's guided tour yet, so its first game
+    offers it (tests/browser/test_learn.py)."""
     contexts = []
     journals: list[Journal] = []
 
-    def factory(js: bool = True) -> Page:
+    def factory(js: bool = True, tour: bool = False) -> Page:
         context = browser.new_context(
             java_script_enabled=js, viewport={"width": 1280, "height": 900}
         )
+        if not tour:  # the first game page would offer its guided tour (static/js/tour.js)
+            context.add_init_script(TOUR_SEEN)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
