@@ -219,6 +219,7 @@
     if (!drag.moved && Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) <= 4) return;
     drag.moved = true;
     event.stopPropagation();
+    readout().setAttribute("aria-busy", "true");  // read out once, when the drag ends
     draw(measure(drag.ship, toSvg(event.clientX, event.clientY)));
   }, true);
   function end(event) {
@@ -226,6 +227,7 @@
     if (drag.moved) { swallowClick = true; event.stopPropagation(); }
     else if (on && !drag.onShip) draw(measure(drag.ship, toSvg(event.clientX, event.clientY)));  // a tap measures too
     try { wrap.releasePointerCapture(drag.id); } catch (e) { /* already released */ }
+    readout().setAttribute("aria-busy", "false");
     drag = null;
   }
   wrap.addEventListener("pointerup", end, true);

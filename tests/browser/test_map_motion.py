@@ -146,6 +146,14 @@ def test_measure_and_animations(
         expect(b.locator("#measure-toggle")).to_have_attribute("aria-pressed", "true")
         drag(b, (33, 18), (38, 10))
         check_readout(b, b_ship)
+        # with its ship focused, the arrow keys move the point (Shift: 6 mu)
+        before = POINT.search(b.locator(".measure-words").inner_text())
+        assert before
+        b.locator('.ship[data-ship="b1"]').focus()
+        b.keyboard.press("Shift+ArrowDown")
+        moved = f"to ({float(before[1]):.1f}, {float(before[2]) - 6:.1f})"
+        expect(b.locator(".measure-words")).to_contain_text(moved)
+        check_readout(b, b_ship)
 
         # A pings: A's page animates the ring, B's draws it still and animates nothing
         game.b_stays()
@@ -158,7 +166,12 @@ def test_measure_and_animations(
         expect(b.locator("#fx-layer")).to_have_attribute("data-mode", "still")
         expect(b.locator("#fx-layer .fx-still .fx-ping")).to_have_count(1)
         assert [f["running"] for f in b.evaluate("() => window.__fx")] == [0]
-        assert b.evaluate("() => document.getAnimations().length") == 0
+        assert (
+            b.evaluate(
+                "() => document.getElementById('mapwrap').getAnimations({subtree: true}).length"
+            )
+            == 0
+        )
         screenshot(b, "16-map-ping-still")
         assert not a_errors and not b_errors, (a_errors, b_errors)
     finally:
