@@ -18,7 +18,7 @@
     SF: [0, 60], S: [60, 120], SA: [120, 180], PA: [180, 240], P: [240, 300], PF: [300, 360] };
   const R3 = Math.sqrt(3) / 2;
   const UNIT = [[0, 1], [0.5, R3], [R3, 0.5], [1, 0], [R3, -0.5], [0.5, -R3], [0, -1], [-0.5, -R3], [-R3, -0.5], [-1, 0], [-R3, 0.5], [-0.5, R3]];
-  let on = false, drag = null, shown = null, swallowClick = false;
+  let on = false, drag = null, shown = null, swallowUntil = 0;
 
   function ships() {
     const el = document.getElementById("fx-data");
@@ -201,8 +201,21 @@
   button().addEventListener("click", function () { setOn(!on); });
 
   // -- pointer: capture phase, so that a measuring drag never reaches game.js's panning -------
+  // a press game.js turns into dragging a step-2 order (a group, its launch or destination
+  // point within 1.5 mu) stays game.js's, unless Measure is on
+  function orderNear(p) {
+    const x = p.x, y = H - p.y;
+    return Array.from(document.querySelectorAll("#markers-form .marker-order")).some(function (row) {
+      const order = row.dataset.order, pre = row.dataset.field || "to";
+      const fx = row.querySelector('[name="' + pre + "_x@" + order + '"]'), fy = row.querySelector('[name="' + pre + "_y@" + order + '"]');
+      const points = [[parseFloat(row.dataset.x), parseFloat(row.dataset.y)]];
+      if (fx && fy) points.push([parseFloat(fx.value), parseFloat(fy.value)]);
+      return points.some(function (q) { return Math.hypot(q[0] - x, q[1] - y) <= 1.5; });
+    });
+  }
   wrap.addEventListener("pointerdown", function (event) {
     if (event.button !== undefined && event.button !== 0) return;
+    if (!on && orderNear(toSvg(event.clientX, event.clientY))) return;
     const onShip = event.target.closest && event.target.closest(".ship[data-ship]");
     const own = onShip ? shipById(onShip.dataset.ship) : null;
     let ship = own;
@@ -224,7 +237,7 @@
   }, true);
   function end(event) {
     if (!drag) return;
-    if (drag.moved) { swallowClick = true; event.stopPropagation(); }
+    if (drag.moved) { swallowUntil = Date.now() + 500; event.stopPropagation(); }
     else if (on && !drag.onShip) draw(measure(drag.ship, toSvg(event.clientX, event.clientY)));  // a tap measures too
     try { wrap.releasePointerCapture(drag.id); } catch (e) { /* already released */ }
     readout().setAttribute("aria-busy", "false");
@@ -233,9 +246,10 @@
   wrap.addEventListener("pointerup", end, true);
   wrap.addEventListener("pointercancel", end, true);
   // the click that ends a measuring drag is not a click on the map (no deployment, no select)
+  // (a touch drag may end with no click at all: only a click on the map, just after, is taken)
   document.addEventListener("click", function (event) {
-    if (!swallowClick) return;
-    swallowClick = false;
+    if (Date.now() > swallowUntil || !wrap.contains(event.target)) return;
+    swallowUntil = 0;
     event.stopPropagation(); event.preventDefault();
   }, true);
 
