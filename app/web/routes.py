@@ -52,7 +52,7 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
 from app.web import clocks as web_clocks
-from app.web import forms, groups, mapview, seat_links
+from app.web import forms, groups, mapfx, mapview, seat_links
 from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller, odds_words
@@ -527,6 +527,7 @@ async def _context(
         events = (await reading.events(game_id, token, 0))["events"]
     if "map" in parts or "sheets" in parts:  # the sheets name the ships not seen
         context["map"] = mapview.build(view, events)
+        context["fx"] = mapfx.build(view, events)  # the map's measuring and animations
     if "log" in parts:
         context["log"] = _log(view, events)
     if "status" in parts:
