@@ -38,6 +38,5 @@ def limits_words(limits: Mapping[str, Any] | None, movement: str) -> str:
     if thrust == 0:
         return f"{speed}no thrust: no speed change and no turn"
     return (
-        f"{speed}turn ≤ {limits['max_turn']}; |speed change| + |turn| ≤ {thrust} "
-        f"(thrust {thrust})"
+        f"{speed}turn ≤ {limits['max_turn']}; |speed change| + |turn| ≤ {thrust} (thrust {thrust})"
     )

@@ -207,9 +207,7 @@ def odds_text(odds: Odds | None) -> str:
     return text
 
 
-def fire_odds(
-    options: list[Mapping[str, Any]], ships: list[Mapping[str, Any]]
-) -> dict[str, str]:
+def fire_odds(options: list[Mapping[str, Any]], ships: list[Mapping[str, Any]]) -> dict[str, str]:
     """Each option's words by its form value ``ship|weapon|target``, from the view's ships."""
     by_id = {s["id"]: s for s in ships}
     out: dict[str, str] = {}

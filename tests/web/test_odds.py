@@ -21,9 +21,17 @@ F = Fraction
 def beam_option(cls: int, band: int, screen: int = 0, **extra: Any) -> dict[str, Any]:
     dice = profile("beam", cls)[band - 1].describe()
     return {
-        "ship": "a1", "weapon": "beam-1", "target": "b1", "range": 10.0, "band": band,
-        "dice": dice, "screen": screen, "weapon_type": "beam", "path": "standard",
-        "class": cls, **extra,
+        "ship": "a1",
+        "weapon": "beam-1",
+        "target": "b1",
+        "range": 10.0,
+        "band": band,
+        "dice": dice,
+        "screen": screen,
+        "weapon_type": "beam",
+        "path": "standard",
+        "class": cls,
+        **extra,
     }
 
 

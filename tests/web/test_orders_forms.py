@@ -52,11 +52,21 @@ async def two_ship_game(client: httpx.AsyncClient) -> Game:
 
 async def a_activates(client: httpx.AsyncClient, game: Game) -> None:
     """Both deploy; B's first activation (if it has one) stands still on overwatch."""
-    await send(client, game, "A", {"type": "deploy", "ships": [_at("a1", 30, 8, 0, 2), _at("a2", 40, 8, 0, 2)]})
+    await send(
+        client,
+        game,
+        "A",
+        {"type": "deploy", "ships": [_at("a1", 30, 8, 0, 2), _at("a2", 40, 8, 0, 2)]},
+    )
     await send(client, game, "B", {"type": "deploy", "ships": [_at("b1", 36, 40, 6, 2)]})
     phase = (await api_view(client, game, "B"))["phase"]
     if phase["side"] == "B":
-        await send(client, game, "B", {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}})
+        await send(
+            client,
+            game,
+            "B",
+            {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}},
+        )
         await send(client, game, "B", {"type": "end_activation", "ship": "b1"})
     phase = (await api_view(client, game, "A"))["phase"]
     assert phase["side"] == "A" and phase["step"] == "activate", phase
@@ -187,8 +197,11 @@ async def test_drift_is_offered_only_to_a_ship_out_of_control(
     assert "Drift (out of control)" in drift.group(0) and "out of control" in drift.group(0)
     # its only ship can only drift: no move, no ping is offered
     assert 'id="orders-form"' not in page and 'value="move"' not in page, page
-    r = await pages[side].form(f"/games/{game.id}/act", hidden_fields(page, None) | {
-        "type": "activate", "ship": drift.group(1), "idem": "drift-test"})
+    r = await pages[side].form(
+        f"/games/{game.id}/act",
+        hidden_fields(page, None)
+        | {"type": "activate", "ship": drift.group(1), "idem": "drift-test"},
+    )
     assert r.status_code == 303, r.text
 
 
@@ -206,5 +219,7 @@ async def test_the_fire_window_gives_each_choice_its_odds(
     odds = re.search(r'data-odds="a1\|beam-1\|b1">([^<]*)<', form)
     assert odds and odds.group(1) == "expect 2.40 hits, 2.40 damage", odds and odds.group(1)
     shown = re.findall(r'data-odds="([^"]+)"', form)
-    ship_options = {f"{o['ship']}|{o['weapon']}|{o['target']}" for o in options if "launch" not in o}
+    ship_options = {
+        f"{o['ship']}|{o['weapon']}|{o['target']}" for o in options if "launch" not in o
+    }
     assert set(shown) == ship_options, (shown, ship_options)
