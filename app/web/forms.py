@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from typing import Any
+
+from app.play import inputs
 
 MAX_SEQ = 2**31 - 1  # the API's bound on a seq (``after``, ``to_seq``)
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -42,3 +46,26 @@ def decimal(text: str | None) -> float | None:
         return None
     value = float(text)
     return value if math.isfinite(value) else None
+
+
+# a refused form is drawn again as it was filled in: its fields, bounded, without the ones
+# the page itself writes afresh (the CSRF value, the idempotency key)
+KEPT_FIELDS = 200
+KEPT_LENGTH = 200
+_NOT_KEPT = frozenset({"csrf", "idem", "at_seq"})
+
+
+def kept(form: Mapping[str, Any]) -> dict[str, str]:
+    """A refused form's input by field name (the last value of a repeated one): text only,
+    each value cut to ``KEPT_LENGTH``, text no field may hold (a NUL) left out."""
+    out: dict[str, str] = {}
+    items = form.multi_items() if hasattr(form, "multi_items") else list(form.items())
+    for name, value in items:
+        if len(out) >= KEPT_FIELDS and name not in out:
+            break
+        if not isinstance(name, str) or not isinstance(value, str) or name in _NOT_KEPT:
+            continue
+        if inputs.text_fault(name) is not None or inputs.text_fault(value) is not None:
+            continue
+        out[name[:KEPT_LENGTH]] = value[:KEPT_LENGTH]
+    return out

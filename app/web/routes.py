@@ -52,7 +52,7 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
 from app.web import clocks as web_clocks
-from app.web import forms, groups, mapfx, mapview, seat_links
+from app.web import forms, groups, limits, mapfx, mapview, odds, seat_links
 from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller, odds_words
@@ -125,6 +125,9 @@ templates.env.globals["bay_hardware"] = groups.bay_hardware
 templates.env.filters["group_type_words"] = groups.type_words
 templates.env.globals["group_row"] = groups.group_type
 templates.env.globals["step2_ships"] = groups.step2_ships
+templates.env.globals["fire_odds"] = odds.fire_odds  # issue 16: the odds of each choice
+templates.env.globals["ship_limits"] = limits.ship_limits
+templates.env.globals["limits_words"] = limits.limits_words
 templates.env.globals["mu"] = lambda a, b: math.hypot(b["x"] - a["x"], b["y"] - a["y"])
 router = APIRouter(include_in_schema=False)
 
@@ -432,8 +435,14 @@ def _helpers(view: Mapping[str, Any], marks: Mapping[str, str]) -> dict[str, Any
     }
 
 
-def _view_model(view: dict[str, Any], token: str | None, error: str | None) -> dict[str, Any]:
-    """What every block draws from the view alone (no further read)."""
+def _view_model(
+    view: dict[str, Any],
+    token: str | None,
+    error: str | None,
+    kept: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """What every block draws from the view alone (no further read); ``kept`` is a refused
+    form's input, drawn back into the form that sent it."""
     seat = view["you"]
     mine = [s for s in view["ships"] if s["side"] == seat or seat == "referee"]
     your_move = seat in view["phase"]["awaiting"]
@@ -451,6 +460,7 @@ def _view_model(view: dict[str, Any], token: str | None, error: str | None) -> d
         "needle_types": _needle_types([s for s in view["ships"] if s not in mine]),
         "your_move": your_move,
         "error": error,
+        "kept": dict(kept or {}),
         # the page offers the seat's link behind a POST (``seat_link``), never the link itself
         "offers_seat_link": bool(token) and seat in ("A", "B"),
         # one key per game state: a double submit applies once, the next state gets a new key
@@ -516,12 +526,13 @@ async def _context(
     game_id: str,
     error: str | None = None,
     parts: Collection[str] = FRAGMENTS,
+    kept: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """What the page's blocks named in ``parts`` draw from, each read only for a block that
     draws it: the log for the map and the log, presence for the status, the rewind choices
     and the deploy key for the orders."""
     token, view = await _seen(request, reading, game_id)
-    context = _view_model(view, token, error)
+    context = _view_model(view, token, error, kept)
     events = []
     if "map" in parts or "log" in parts:
         events = (await reading.events(game_id, token, 0))["events"]
@@ -947,10 +958,14 @@ async def act(
             return _page(
                 request, "message.html", {"title": "Not allowed", "text": error.detail}, status
             )
+        # the refused form comes back as the player filled it in, the reason above it
+        kept = forms.kept(form)
         if not htmx:
-            context = await _context(request, reading, game_id, _problem_text(error))
+            context = await _context(request, reading, game_id, _problem_text(error), kept=kept)
             return _page(request, "game.html", context, status)
-        context = await _context(request, reading, game_id, _problem_text(error), {"controls"})
+        context = await _context(
+            request, reading, game_id, _problem_text(error), {"controls"}, kept
+        )
         return _keyed_block(request, context, "controls", status)[1]
     if htmx:
         # the answer's block carries its key, as a fragment does: the live stream's hint of

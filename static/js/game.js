@@ -179,31 +179,77 @@
       limits: el.dataset.limits ? JSON.parse(el.dataset.limits) : {},
     };
   }
+  // the orders' problems by the rules' own checks (RULES §10, app/rules/movement.py): each
+  // limit broken, in the words the server refuses with
+  function orderProblems(ship, form) {
+    const limits = ship.limits || {};
+    const problems = [];
+    const raw = function (name) { const el = form.querySelector("[name=" + name + "]"); return el ? el.value.trim() : "0"; };
+    const names = movement === "vector" ? ["rotate", "thrust"] : ["speed_change", "turn"];
+    for (const name of names) {
+      if (!/^[+-]?[0-9]{1,9}$/.test(raw(name) || "0")) problems.push(name.replace("_", " ") + " must be a whole number");
+    }
+    if (problems.length) return problems;
+    const num = function (name) { return parseInt(raw(name) || "0", 10); };
+    if (movement === "vector") {
+      const r = num("rotate"), n = num("thrust"), thrust = limits.thrust;
+      const maxRotate = limits.max_rotate === undefined ? 6 : limits.max_rotate;
+      if (thrust === 0 && r !== 0) problems.push("rotate " + r + " is not possible: a ship with no thrust cannot rotate");
+      else if (Math.abs(r) > maxRotate) problems.push("rotate " + r + " exceeds the limit of " + maxRotate + " clock points");
+      if (n < 0) problems.push("thrust " + n + " is negative; a burn is 0 or more");
+      else if (thrust !== undefined && n > thrust) problems.push("thrust " + n + " exceeds this ship's thrust of " + thrust);
+    } else {
+      const s = num("speed_change"), t = num("turn"), thrust = limits.thrust;
+      if (limits.max_turn !== undefined && Math.abs(t) > limits.max_turn) problems.push("turn " + t + " exceeds this ship's limit of " + limits.max_turn);
+      if (ship.speed + s < 0) problems.push("speed change " + s + " would leave speed " + (ship.speed + s) + "; speed cannot go below 0");
+      if (thrust !== undefined && Math.abs(s) + Math.abs(t) > thrust) problems.push("|speed change| + |turn| = " + (Math.abs(s) + Math.abs(t)) + " exceeds thrust " + thrust);
+    }
+    return problems;
+  }
+  // the form says what the preview says: orders the rules would refuse cannot be sent, and the
+  // reason stands next to the button (the server refuses them too, for a page without script)
+  function fitMove(form, problem) {
+    const button = document.getElementById("move-button"), why = document.getElementById("move-why");
+    if (!button) return;
+    button.disabled = !!problem;
+    if (why) { why.textContent = problem ? "Move is off: " + problem + "." : ""; why.classList.toggle("bad", !!problem); }
+  }
+  // the chosen ship's limits: the line under the orders and the fields' bounds
+  function fitLimits(form) {
+    const picked = form.querySelector("input[name=ship]:checked");
+    if (!picked || !picked.dataset.limits) return;
+    const limits = JSON.parse(picked.dataset.limits || "{}"), line = document.getElementById("limits");
+    if (line && picked.dataset.limitsWords !== undefined) line.textContent = picked.dataset.limitsWords;
+    const bound = function (name, low, high) {
+      const el = form.querySelector("[name=" + name + "]");
+      if (!el || high === undefined) return;
+      el.min = String(low); el.max = String(high);
+    };
+    if (movement === "vector") { bound("rotate", -limits.max_rotate, limits.max_rotate); bound("thrust", 0, limits.thrust); }
+    else { bound("speed_change", -limits.max_speed_change, limits.max_speed_change); bound("turn", -limits.max_turn, limits.max_turn); }
+  }
   function drawPreview() {
     const form = document.getElementById("orders-form");
     if (!form) return;
+    fitLimits(form);
     const layer = clear();
     const text = document.getElementById("preview-text");
     const ship = shipData(form);
-    if (!ship || !layer) return;
-    const num = function (name) { const el = form.querySelector("[name=" + name + "]"); return el ? parseInt(el.value || "0", 10) : 0; };
-    const limits = ship.limits || {};
-    let result, problem = "";
-    if (movement === "vector") {
-      const r = num("rotate"), n = num("thrust");
-      result = vector(ship, r, n);
-      if (limits.thrust !== undefined && (n > limits.thrust || n < 0)) problem = "burn exceeds thrust " + limits.thrust;
-      if (Math.abs(r) > (limits.max_rotate === undefined ? 6 : limits.max_rotate)) problem = "rotation too large";
-    } else {
-      const s = num("speed_change"), t = num("turn");
-      result = cinematic(ship, s, t);
-      if (!result) problem = "speed cannot go below 0";
-      else if (limits.max_turn !== undefined && Math.abs(t) > limits.max_turn) problem = "turn " + t + " exceeds the limit of " + limits.max_turn;
-      else if (limits.thrust !== undefined && Math.abs(s) + Math.abs(t) > limits.thrust) problem = "|speed change| + |turn| exceeds thrust " + limits.thrust;
-    }
-    if (!result) { if (text) text.textContent = problem; return; }
+    if (!ship || !layer) { fitMove(form, ""); return; }
+    const problems = orderProblems(ship, form);
+    let problem = problems.join("; ");
+    const num = function (name) { const el = form.querySelector("[name=" + name + "]"); return el ? parseInt(el.value || "0", 10) || 0 : 0; };
+    let result;
+    if (movement === "vector") result = vector(ship, num("rotate"), num("thrust"));
+    else result = cinematic(ship, num("speed_change"), num("turn"));
+    if (!result) { fitMove(form, problem); if (text) text.textContent = problem; return; }
     const end = result.path[result.path.length - 1];
     const off = end.x < 0 || end.y < 0 || end.x > W || end.y > H;
+    const leave = form.querySelector("input[name=leave]");
+    if (off && !(leave && leave.checked)) {
+      problem = (problem ? problem + "; " : "") + "this move ends off the table: tick \u201cAllow leaving the table\u201d to leave the battle";
+    }
+    fitMove(form, problem);
     const line = document.createElementNS(SVGNS, "polyline");
     line.setAttribute("points", result.path.map(function (p) { return p.x + "," + (H - p.y); }).join(" "));
     if (problem || off) line.setAttribute("class", "bad");
@@ -213,7 +259,7 @@
       let words = "Ends at (" + end.x.toFixed(1) + ", " + end.y.toFixed(1) + ") facing " + (result.heading === 0 ? 12 : result.heading) + " o'clock";
       words += result.velocity ? ", velocity (" + result.velocity.x.toFixed(1) + ", " + result.velocity.y.toFixed(1) + ")" : ", speed " + result.speed;
       if (off) words += " — off the table";
-      if (problem) words += " — " + problem;
+      if (problem) words += " — refused: " + problem;
       text.textContent = words + ".";
     }
   }
