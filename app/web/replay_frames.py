@@ -16,6 +16,7 @@ from typing import Any
 from app.rules import Event, GameState, redact
 from app.rules.fog import ship_view
 from app.rules.ordnance.view import markers_view
+from app.rules.state import ShipState
 from app.web.summary import Folded
 from app.web.words import Teller
 
@@ -24,16 +25,12 @@ VIEWPOINTS = {"A": "A", "B": "B", "all": "referee"}
 Point = tuple[float, float]
 
 
-def _ship(state: GameState, seat: str, ship_id: str) -> dict[str, Any] | None:
+def _ship(state: GameState, seat: str, ship: ShipState) -> dict[str, Any] | None:
     """One ship as ``seat`` saw it at this state: where (true, live or last seen), or None."""
-    ship = state.ship(ship_id)
     seen = ship_view(state, ship, seat)
     item: dict[str, Any] = {"id": ship.id, "side": ship.side, "status": seen["status"]}
     if seen.get("position"):
-        if seat == "referee":
-            kind = "truth"
-        else:
-            kind = "own" if ship.side == seat else "live"
+        kind = "truth" if seat == "referee" else "own" if ship.side == seat else "live"
         pos, heading = seen["position"], seen["heading"]
         item["revealed"] = seen["revealed"]
     elif seen["revealed"] == "stale" and seen.get("last_known"):
@@ -51,7 +48,7 @@ def _markers(state: GameState, seat: str, at: Mapping[str, Point]) -> list[dict[
     (the view gives no position for those)."""
     out = []
     for m in markers_view(state, seat):
-        item = {k: m[k] for k in ("id", "side", "kind", "strength") if k in m}
+        item: dict[str, Any] = {k: m[k] for k in ("id", "side", "kind", "strength") if k in m}
         if m.get("target"):
             item["target"] = m["target"]
         if m.get("position"):
@@ -90,8 +87,32 @@ def _effects(told: Mapping[str, Any], at: Mapping[str, Point]) -> list[dict[str,
     return []
 
 
-def _frame_view(state: GameState, seat: str, told: Mapping[str, Any], text: str) -> dict[str, Any]:
-    ships = [s for s in (_ship(state, seat, ship.id) for ship in state.ships) if s is not None]
+class _Seen:
+    """What ``seat`` saw of each ship, worked out once per ship state: an event that leaves a
+    ship alone keeps its very ``ShipState`` (frozen), and where a seat sees a ship depends on
+    that ship's own fields only (its position, ``revealed``, ``last_known``, status)."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+        self.known: dict[int, tuple[ShipState, dict[str, Any] | None]] = {}
+
+    def ships(self, state: GameState) -> list[dict[str, Any]]:
+        out = []
+        for ship in state.ships:
+            hit = self.known.get(id(ship))
+            if hit is None or hit[0] is not ship:
+                hit = ship, _ship(state, self.seat, ship)
+                self.known[id(ship)] = hit
+            if hit[1] is not None:
+                out.append(hit[1])
+        return out
+
+
+def _frame_view(
+    state: GameState, seen: _Seen, told: Mapping[str, Any], text: str
+) -> dict[str, Any]:
+    seat = seen.seat
+    ships = seen.ships(state)
     at = {s["id"]: (s["x"], s["y"]) for s in ships}
     markers = _markers(state, seat, at)
     at.update({m["id"]: (m["x"], m["y"]) for m in markers})
@@ -109,15 +130,30 @@ def frames(folded: Folded) -> list[dict[str, Any]]:
     per_seat: dict[str, tuple[list[dict[str, Any]], list[str]]] = {}
     for name, seat in VIEWPOINTS.items():
         told = _told(folded.events, seat, final)
-        roster = [ship_view(final, s, seat) for s in final.ships]
+        roster: list[Mapping[str, Any]] = [ship_view(final, s, seat) for s in final.ships]
         per_seat[name] = told, Teller(roster, seat, final.side_names).tell_all(told)
-    out = []
+    seen = {name: _Seen(seat) for name, seat in VIEWPOINTS.items()}
+    out: list[dict[str, Any]] = []
     for i, (event, state) in enumerate(zip(folded.events, folded.states, strict=True)):
         views = {
-            name: _frame_view(state, seat, per_seat[name][0][i], per_seat[name][1][i])
-            for name, seat in VIEWPOINTS.items()
+            name: _frame_view(state, seen[name], per_seat[name][0][i], per_seat[name][1][i])
+            for name in VIEWPOINTS
         }
         out.append({"seq": event.seq, "turn": event.turn, "type": event.type, "views": views})
+    return _unchanged_as_null(out)
+
+
+def _unchanged_as_null(out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A viewpoint's ships or markers that are as in the frame before are sent as null (most
+    events move nothing): the page carries the previous ones forward."""
+    last: dict[tuple[str, str], Any] = {}
+    for frame in out:
+        for name, view in frame["views"].items():
+            for part in ("ships", "markers"):
+                if last.get((name, part)) == view[part]:
+                    view[part] = None
+                else:
+                    last[name, part] = view[part]
     return out
 
 

@@ -77,7 +77,7 @@ def result_words(
         why = DRAWS.get(reason, reason.replace("_", " "))
     if note:
         why += f": “{note}”"
-    return {"head": head, "why": why[:1].upper() + why[1:] + "."}
+    return {"head": head[:1].upper() + head[1:], "why": why[:1].upper() + why[1:] + "."}
 
 
 def _blank() -> dict[str, Any]:
@@ -124,7 +124,9 @@ def _count_event(tally: dict[str, dict[str, Any]], e: Event, sides: Mapping[str,
 def _fighters_lost(tally: dict[str, dict[str, Any]], folded: Folded) -> None:
     """Fighters (and drones) shot down, from the groups' strength event by event: a group that
     weakens lost the difference; one that vanishes in combat lost what it had left."""
-    for before, event, after in zip(folded.states, folded.events[1:], folded.states[1:]):
+    for before, event, after in zip(
+        folded.states, folded.events[1:], folded.states[1:], strict=False
+    ):
         now = {m.id: m for m in after.markers}
         for m in before.markers:
             if m.kind not in GROUP_KINDS:

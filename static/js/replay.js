@@ -105,6 +105,12 @@
   Promise.all([loaded, fetch(box.dataset.replay, { credentials: "same-origin" }).then(json)]).then(function (both) {
     replay = both[1];
     frames = replay.frames;
+    // a viewpoint's ships or markers sent as null are as in the frame before
+    frames.forEach(function (f, i) {
+      Object.keys(f.views).forEach(function (name) {
+        ["ships", "markers"].forEach(function (part) { if (f.views[name][part] === null) f.views[name][part] = i ? frames[i - 1].views[name][part] : []; });
+      });
+    });
     replay.ships.forEach(function (s) { names[s.id] = s; });
     slider.max = String(frames.length - 1);
     go(frames.length - 1);

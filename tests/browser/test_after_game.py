@@ -24,7 +24,6 @@ from tests.browser.test_game_clarity import _view, seat_page
 from tests.conftest import LiveServer
 from tests.web import first_shots
 
-
 SEED = "af7e" + "0" * 60  # the same dice each run (with the server's fixed game ids)
 
 
@@ -61,7 +60,11 @@ def _fire(server: LiveServer, game_id: str, tokens: dict[str, str]) -> None:
     for side in ("A", "B"):
         v = _view(server, game_id, tokens[side])
         if side in v["phase"]["awaiting"]:
-            fire = {"type": "fire", "window": v["phase"]["legal"]["window"], "shots": first_shots(v)}
+            fire = {
+                "type": "fire",
+                "window": v["phase"]["legal"]["window"],
+                "shots": first_shots(v),
+            }
             api_post(server, f"/games/{game_id}/commands", fire, tokens[side])
 
 
@@ -69,7 +72,8 @@ def _seek(page: Page, seq: int) -> None:
     """Move the replay's slider to the frame of event ``seq`` (the slider's own input event)."""
     page.evaluate(
         """seq => { const s = document.getElementById("replay-step");
-        for (let i = 0; i <= +s.max; i++) { s.value = String(i); s.dispatchEvent(new Event("input"));
+        for (let i = 0; i <= +s.max; i++) {
+          s.value = String(i); s.dispatchEvent(new Event("input"));
           if (document.getElementById("after-replay").dataset.seq === String(seq)) break; } }""",
         seq,
     )

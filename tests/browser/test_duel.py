@@ -332,7 +332,7 @@ def test_a_duel_in_two_browsers(
     assert duel.overwatch_fire >= 1, "the scout never fired from overwatch"
     assert duel.pings >= 2 and duel.moves >= 2 and duel.ends >= 1
     assert duel.hidden_checked > 10
-    for page, words in ((page_a, "You won"), (page_b, "You lost"), (watcher, "(side A) won")):
+    for page, words in ((page_a, "You won"), (page_b, "You lost"), (watcher, "Side A won")):
         expect(page.locator("#status")).to_contain_text("Game over")
         expect(page.locator("#controls .result")).to_contain_text(words)
 

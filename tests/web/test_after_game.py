@@ -29,8 +29,25 @@ from tests.web.conftest import BrowserFactory
 SIDES = ("A", "B")
 
 
-def _frame(replay: dict[str, Any], seq: int) -> dict[str, Any]:
-    return next(f for f in replay["frames"] if f["seq"] == seq)
+def _filled(replay: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames with each viewpoint's ships and markers filled in (a frame sends null for
+    those that are as in the frame before)."""
+    last: dict[tuple[str, str], Any] = {}
+    out = []
+    for frame in replay["frames"]:
+        views = {}
+        for name, view in frame["views"].items():
+            views[name] = dict(view)
+            for part in ("ships", "markers"):
+                if view[part] is None:
+                    views[name][part] = last[name, part]
+                last[name, part] = views[name][part]
+        out.append({**frame, "views": views})
+    return out
+
+
+def _frame(frames: list[dict[str, Any]], seq: int) -> dict[str, Any]:
+    return next(f for f in frames if f["seq"] == seq)
 
 
 def _where(view: dict[str, Any]) -> dict[str, tuple[str, float, float]]:
@@ -40,7 +57,11 @@ def _where(view: dict[str, Any]) -> dict[str, tuple[str, float, float]]:
     for ship in view["ships"]:
         if ship.get("position"):
             kind = "own" if ship["side"] == view["you"] else "live"
-            out[ship["id"]] = (kind, round(ship["position"]["x"], 3), round(ship["position"]["y"], 3))
+            out[ship["id"]] = (
+                kind,
+                round(ship["position"]["x"], 3),
+                round(ship["position"]["y"], 3),
+            )
         elif ship["revealed"] == "stale" and ship.get("last_known"):
             last = ship["last_known"]
             out[ship["id"]] = ("stale", round(last["x"], 3), round(last["y"], 3))
@@ -67,16 +88,21 @@ async def test_the_summary_and_each_sides_knowledge_of_the_scripted_duel(
     assert r.status_code == 200, r.text
     replay = r.json()
     s = replay["summary"]
+    frames = _filled(replay)
 
     # the numbers, counted from the referee's log here as well as fixed by the dice
     log = await api_events(client, game, "admin")
-    side_of = {ship["id"]: ship["side"] for ship in (await api_view(client, game, "admin"))["ships"]}
+    side_of = {
+        ship["id"]: ship["side"] for ship in (await api_view(client, game, "admin"))["ships"]
+    }
     shots = [x for e in log if e["type"] == "fire_resolved" for x in e["data"]["shots"]]
     for side in SIDES:
         mine = [x for x in shots if side_of[x["ship"]] == side and not x.get("cancelled")]
         assert s["sides"][side]["shots"] == len(mine) > 0
         revealed = [e for e in log if e["type"] == "ship_revealed"]
-        assert s["sides"][side]["detected"] == sum(side_of[e["data"]["ship"]] == side for e in revealed)
+        assert s["sides"][side]["detected"] == sum(
+            side_of[e["data"]["ship"]] == side for e in revealed
+        )
     assert s["sides"]["A"]["hits"] == 0 and s["sides"]["B"]["hits"] == 2  # b1 missed, a1 hit
     assert (s["sides"]["A"]["damage"], s["sides"]["B"]["damage"]) == (0, 10)  # 2 armour + 8 hull
     assert (s["sides"]["A"]["pings"], s["sides"]["B"]["pings"]) == (1, 0)
@@ -85,17 +111,17 @@ async def test_the_summary_and_each_sides_knowledge_of_the_scripted_duel(
 
     # each viewpoint at each checkpoint is what that seat's view said then
     for view in seen:
-        frame = _frame(replay, view["seq"])
+        frame = _frame(frames, view["seq"])
         assert _drawn(frame["views"][view["you"]]) == _where(view), (view["you"], view["seq"])
     deployed = next(v for v in seen if v["you"] == "A")
-    early = _frame(replay, deployed["seq"])
+    early = _frame(frames, deployed["seq"])
     assert "b1" not in _drawn(early["views"]["A"])  # A has not seen b1 yet
     assert _drawn(early["views"]["all"])["b1"] == ("truth", *B_DEPLOY)
-    volley = next(f for f in replay["frames"] if f["type"] == "fire_resolved")
+    volley = next(f for f in frames if f["type"] == "fire_resolved")
     assert [fx["fx"] for fx in volley["views"]["A"]["fx"]] == ["shot"] * len(shots)
-    ping = next(f for f in replay["frames"] if f["type"] == "ping")
+    ping = next(f for f in frames if f["type"] == "ping")
     assert ping["views"]["B"]["fx"][0]["fx"] == "ping"
-    hurt = next(f for f in replay["frames"] if f["type"] == "damage")
+    hurt = next(f for f in frames if f["type"] == "damage")
     assert hurt["views"]["A"]["fx"] == [{"fx": "damage", "x": 30.35, "y": 19.65, "amount": 10}]
 
     # the page shows the same numbers, and its share link holds no seat
