@@ -36,6 +36,7 @@ from app.web import help as web_help
 from app.web import mygames as web_mygames
 from app.web import notify_pages as web_notify
 from app.web import referee as web_referee
+from app.web import replay_page as web_replay
 from app.web import routes as web
 from app.web import social as web_social
 from app.web.browser import BrowserSeats
@@ -212,6 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(clocks.router, prefix=API)  # issue 15: the referee adds time
     app.include_router(stream.pages)
     app.include_router(web_mygames.router)  # GET /games, before /games/{game_id}
+    app.include_router(web_replay.router)  # after the game: summary, replay (issue 16)
     app.include_router(notify.pages)  # /sw.js (issue 15)
     app.include_router(web_notify.router)  # the Notify me panel, e-mail confirmation (issue 15)
     app.include_router(web.router)

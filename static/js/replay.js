@@ -1,148 +1,123 @@
-// After the game: step through the whole record with true positions, and verify every die.
+// After the game: step through the record as each side knew it, or the truth, and verify every die.
+// The frames come from the server (/games/{id}/replay.json): each viewpoint's ships and markers at
+// every event are that side's own view then, so nothing here works out who knew what.
 (function () {
   "use strict";
-  const section = document.getElementById("replay");
-  if (!section) return;
-  const live = document.getElementById("live");
-  const H = parseFloat(live.dataset.height);
+  const box = document.getElementById("after-replay");
+  if (!box) return;
+  const H = parseFloat(box.dataset.height);
   const SVGNS = "http://www.w3.org/2000/svg";
   const slider = document.getElementById("replay-step");
   const label = document.getElementById("replay-label");
+  const said = document.getElementById("replay-text");
   const layer = document.getElementById("replay-layer");
-  let record = null, frames = [];
+  const fxLayer = document.getElementById("replay-fx");
+  const playButton = document.getElementById("replay-play");
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let record = null, replay = null, frames = [], names = {}, timer = null;
+  let viewpoint = "all";
 
-  // ordnance from the full record: where each marker was launched from (its mother's true
-  // position then), its aim point, and every step-2 move, until it attacked or was removed
-  const GONE = { salvo_wasted: 1, salvo_attack: 1, amt_detonated: 1, heavy_missile_attack: 1 };
-  function follow(e, ships, markers) {
-    const d = e.data;
-    if (e.type === "ordnance_launched" && d.marker && d.aim) {
-      const mother = ships[d.ship] || {};
-      markers[d.marker] = { id: d.marker, kind: d.kind, missile: d.missile || null, side: mother.side, mother: mother.name,
-        pos: d.aim, aim: d.aim, endurance: d.endurance === undefined ? null : d.endurance, trail: mother.pos ? [mother.pos, d.aim] : [d.aim] };
-    } else if (e.type === "ordnance_acted" && d.markers) {
-      d.markers.forEach(function (m) {
-        if (GROUPS[m.kind] && !groupActed(m, ships[d.ship] || {}, markers)) return;
-        const mk = markers[m.marker];
-        if (!mk) return;
-        mk.trail.push(m.to); mk.pos = m.to;
-        if (m.endurance !== undefined) mk.endurance = m.endurance;
-        if (m.result === "burnt_out") delete markers[m.marker];
-      });
-    } else if (e.type === "fighters_attack" && markers[d.marker]) {
-      markers[d.marker].engaged = d.target;
-      if (d.fighters !== undefined) markers[d.marker].strength = d.fighters;
-    } else if (e.type === "defence_resolved") {
-      // point defence and interceptors at groups: each kill is a fighter less
-      (d.defences || []).forEach(function (f) { const mk = markers[f.against]; if (mk && GROUPS[mk.kind] && f.kills) mk.strength = Math.max(0, (mk.strength || 0) - f.kills); });
-    } else if (e.type === "contact_lost" && markers[d.marker]) {
-      markers[d.marker].engaged = null;
-      if (d.at) { markers[d.marker].pos = d.at; markers[d.marker].trail.push(d.at); }
-    } else if (e.type === "ship_moved") {
-      // an engaged group follows its ship (a lost contact comes as its own event)
-      Object.values(markers).forEach(function (mk) { if (mk.engaged === d.ship && d.to) { mk.pos = d.to; mk.trail.push(d.to); } });
-    } else if (GONE[e.type]) delete markers[d.marker];
-    else if (e.type === "marker_removed") (d.markers || []).forEach(function (m) { delete markers[m.marker]; });
-  }
-  // a group's step-2 item: launched (a new marker at its mother's true position), landed
-  // (gone), moved or stayed; false when nothing more is to be done with it
-  const GROUPS = { fighters: 1, drones: 1 };
-  function groupActed(m, mother, markers) {
-    if (m.result === "launched") {
-      const start = m.from || mother.pos || m.to;
-      markers[m.marker] = { id: m.marker, kind: m.kind, group: m.group || m.type || null, side: mother.side, mother: mother.name,
-        pos: m.to || start, aim: m.to || start, strength: m.strength, cef: m.cef === undefined ? null : m.cef, trail: [start, m.to || start], endurance: null };
-      return false;
-    }
-    if (m.result === "landed") { delete markers[m.marker]; return false; }
-    const mk = markers[m.marker];
-    if (mk && m.cef !== undefined) mk.cef = m.cef;
-    if (mk && m.strength !== undefined) mk.strength = m.strength;
-    return !!(mk && m.to);
-  }
-  function build(events) {
-    const ships = {}, markers = {}, out = [];
-    const roster = events[0].data.ships;
-    roster.forEach(function (s) { ships[s.id] = { id: s.id, name: s.name, side: s.side, pos: null, heading: 0, trail: [], status: "active", revealed: "unseen" }; });
-    events.forEach(function (e) {
-      if (e.voided) return;
-      const d = e.data;
-      if (e.type === "deployed") d.ships.forEach(function (p) { const s = ships[p.ship]; s.pos = p.position; s.heading = p.heading; s.trail = [p.position]; });
-      if (e.type === "ship_moved") { const s = ships[d.ship]; d.path.forEach(function (p) { s.trail.push(p); }); s.pos = d.to; s.heading = d.heading; if (s.revealed === "live") s.revealed = "stale"; }
-      if (e.type === "ship_revealed") ships[d.ship].revealed = "live";
-      if (e.type === "ship_destroyed") ships[d.ship].status = "destroyed";
-      if (e.type === "ship_left") ships[d.ship].status = "left";
-      follow(e, ships, markers);
-      out.push({ seq: e.seq, turn: e.turn, type: e.type, ships: JSON.parse(JSON.stringify(ships)), markers: JSON.parse(JSON.stringify(markers)) });
-    });
-    return out;
-  }
   function el(name, attrs, parent) {
     const node = document.createElementNS(SVGNS, name);
     Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
     (parent || layer).appendChild(node);
     return node;
   }
-  const KINDS = { salvo: "salvo", er_salvo: "ER salvo", af_salvo: "AF salvo", heavy_missile: "heavy missile", amt: "torpedo" };
-  function drawGroup(m) {
-    const g = el("g", { "class": "group grp-" + m.kind + " side-" + m.side, "data-group": m.id });
-    el("polyline", { "class": "ord-track", fill: "none", points: m.trail.map(function (p) { return p.x + "," + (H - p.y); }).join(" ") }, g);
-    el("circle", { "class": "grp-sight", cx: m.pos.x, cy: H - m.pos.y, r: 6 }, g);
-    const mark = el("g", { "class": "grp-mark", transform: "translate(" + m.pos.x + "," + (H - m.pos.y) + ")" }, g);
-    el("path", { "class": "grp-shape", d: m.kind === "drones" ? "M-1,-0.7 h2 v1.4 h-2 Z" : "M-1.1,0.8 L-0.55,-0.6 L0,0.8 M0,0.8 L0.55,-0.6 L1.1,0.8" }, mark);
-    const text = el("text", { "class": "label", y: "-1.3" }, mark);
-    text.textContent = (m.group ? m.group.replace(/_/g, " ") + " " : "") + m.kind + " " + m.id + (m.strength !== undefined && m.strength !== null ? " ×" + m.strength : "") + " · " + m.mother + (m.cef !== null && m.cef !== undefined ? " · CEF " + m.cef : "") + (m.engaged ? " (engaged)" : "");
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  const HULL = "M0,-1.8 L1.2,1.3 L0,0.6 L-1.2,1.3 Z";
+  // the tracks of what this viewpoint truly knew: its own ships and markers (all of them for
+  // "everything"), through their positions in this viewpoint's frames so far
+  function tracks(upto) {
+    const ships = {}, markers = {};
+    function add(out, item) {
+      const t = out[item.id] || (out[item.id] = { side: item.side, points: [] });
+      const last = t.points[t.points.length - 1];
+      if (!last || last.x !== item.x || last.y !== item.y) t.points.push({ x: item.x, y: item.y });
+    }
+    for (let i = 0; i <= upto; i++) {
+      const view = frames[i].views[viewpoint];
+      view.ships.forEach(function (s) { if (s.kind === "own" || s.kind === "truth") add(ships, s); });
+      view.markers.forEach(function (m) { if (!m.beside) add(markers, m); });
+    }
+    return { ships: ships, markers: markers };
   }
-  function drawMarker(m) {
-    if (GROUPS[m.kind]) { drawGroup(m); return; }
-    const g = el("g", { "class": "ordnance ord-" + m.kind + " side-" + m.side, "data-marker": m.id });
-    el("polyline", { "class": "ord-track", fill: "none", points: m.trail.map(function (p) { return p.x + "," + (H - p.y); }).join(" ") }, g);
-    const x = m.pos.x, y = H - m.pos.y;
-    if (m.kind === "amt") [1, 2, 3].forEach(function (r) { el("circle", { "class": "blast", cx: m.aim.x, cy: H - m.aim.y, r: r }, g); });
-    else el("circle", { "class": "seeker", cx: m.kind === "heavy_missile" ? x : m.aim.x, cy: m.kind === "heavy_missile" ? y : H - m.aim.y, r: live.dataset.movement === "vector" ? 3 : 6 }, g);
-    const mark = el("g", { "class": "ord-mark", transform: "translate(" + x + "," + y + ")" }, g);
-    if (m.kind === "heavy_missile") el("path", { "class": "ord-shape", d: "M0,-1.2 L0.6,0.9 L-0.6,0.9 Z" }, mark);
-    else if (m.kind === "amt") el("path", { "class": "ord-shape", d: "M0,-1 L1,0 L0,1 L-1,0 Z" }, mark);
+  function points(list) { return list.map(function (p) { return p.x + "," + (H - p.y); }).join(" "); }
+  function drawShip(s) {
+    const ship = names[s.id] || { name: s.id };
+    const g = el("g", { "class": "ship rp-" + s.kind + " side-" + s.side + " " + s.status, "data-ship": s.id, "data-kind": s.kind,
+      transform: "translate(" + s.x + "," + (H - s.y) + ")" });
+    el("path", { "class": "hullmark", d: HULL, transform: "rotate(" + s.heading * 30 + ")" }, g);
+    const text = el("text", { "class": "label", y: "3.6" }, g);
+    let note = s.status !== "active" ? s.status.replace(/_/g, " ") : s.kind === "stale" ? "last seen T" + s.seen
+      : s.kind === "live" ? "seen" : s.revealed === "live" ? "revealed" : "hidden";
+    text.textContent = ship.name + " (" + note + ")";
+  }
+  const GROUPS = { fighters: 1, drones: 1 };
+  function drawMarker(m, track) {
+    const group = GROUPS[m.kind];
+    const g = el("g", group ? { "class": "group grp-" + m.kind + " side-" + m.side, "data-group": m.id }
+      : { "class": "ordnance ord-" + m.kind + " side-" + m.side, "data-marker": m.id });
+    if (track) el("polyline", { "class": "ord-track", fill: "none", points: points(track.points) }, g);
+    const mark = el("g", { "class": group ? "grp-mark" : "ord-mark", transform: "translate(" + m.x + "," + (H - m.y) + ")" }, g);
+    if (group) el("path", { "class": "grp-shape", d: m.kind === "drones" ? "M-1,-0.7 h2 v1.4 h-2 Z" : "M-1.1,0.8 L-0.55,-0.6 L0,0.8 M0,0.8 L0.55,-0.6 L1.1,0.8" }, mark);
     else el("circle", { "class": "ord-shape", r: "0.8" }, mark);
     const text = el("text", { "class": "label", y: "-1.4" }, mark);
-    text.textContent = (m.missile ? m.missile.replace(/_/g, " ") + " " : "") + (KINDS[m.kind] || m.kind) + " · " + m.mother + (m.endurance !== null ? " · E" + m.endurance : "");
+    text.textContent = m.kind.replace(/_/g, " ") + " " + m.id + (m.strength > 1 ? " ×" + m.strength : "") + (m.target ? " → " + ((names[m.target] || {}).name || m.target) : "");
+  }
+  function drawFx(fx) {
+    if (fx.fx === "ping") el("circle", { "class": "rp-ping", cx: fx.x, cy: H - fx.y, r: 4 }, fxLayer);
+    else if (fx.fx === "shot") el("line", { "class": "rp-shot " + (fx.hits ? "hit" : "miss"), x1: fx.x1, y1: H - fx.y1, x2: fx.x2, y2: H - fx.y2 }, fxLayer);
+    else if (fx.fx === "damage") el("text", { "class": "rp-damage", x: fx.x + 1.5, y: H - fx.y - 1.5 }, fxLayer).textContent = "−" + fx.amount;
+    else if (fx.fx === "destroyed") el("circle", { "class": "rp-destroyed", cx: fx.x, cy: H - fx.y, r: 2.5 }, fxLayer);
   }
   function draw(i) {
     const frame = frames[i];
     if (!frame) return;  // a step asked for before the record is in: the label says it loads
-    while (layer.firstChild) layer.removeChild(layer.firstChild);
-    Object.values(frame.ships).forEach(function (s) {
-      if (!s.pos) return;
-      const trail = document.createElementNS(SVGNS, "polyline");
-      trail.setAttribute("points", s.trail.map(function (p) { return p.x + "," + (H - p.y); }).join(" "));
-      trail.setAttribute("class", "trail side-" + s.side);
-      layer.appendChild(trail);
-      const g = document.createElementNS(SVGNS, "g");
-      g.setAttribute("class", "ship own side-" + s.side + " " + s.status);
-      g.setAttribute("transform", "translate(" + s.pos.x + "," + (H - s.pos.y) + ")");
-      const hull = document.createElementNS(SVGNS, "path");
-      hull.setAttribute("d", "M0,-1.8 L1.2,1.3 L0,0.6 L-1.2,1.3 Z");
-      hull.setAttribute("class", "hullmark");
-      hull.setAttribute("transform", "rotate(" + s.heading * 30 + ")");
-      const text = document.createElementNS(SVGNS, "text");
-      text.setAttribute("class", "label"); text.setAttribute("y", "3.6");
-      text.textContent = s.name + (s.status !== "active" ? " (" + s.status + ")" : s.revealed !== "unseen" ? " (" + s.revealed + ")" : " (hidden)");
-      g.appendChild(hull); g.appendChild(text); layer.appendChild(g);
-    });
-    Object.values(frame.markers || {}).forEach(function (m) { drawMarker(m); });
+    const view = frame.views[viewpoint];
+    clear(layer); clear(fxLayer);
+    const t = tracks(i);
+    Object.keys(t.ships).forEach(function (id) { el("polyline", { "class": "trail side-" + t.ships[id].side, points: points(t.ships[id].points) }); });
+    view.ships.forEach(drawShip);
+    view.markers.forEach(function (m) { drawMarker(m, t.markers[m.id]); });
+    view.fx.forEach(drawFx);
+    if (!still) fxLayer.setAttribute("class", "fresh");
     label.textContent = "Event " + frame.seq + " of " + frames[frames.length - 1].seq + " — turn " + frame.turn + ": " + frame.type.replace(/_/g, " ");
+    said.textContent = (viewpoint === "all" ? "" : "Side " + viewpoint + " was told: ") + view.text;
+    box.dataset.seq = String(frame.seq);
+    box.dataset.view = viewpoint;
   }
+  function at() { return parseInt(slider.value, 10); }
+  function go(i) { slider.value = String(Math.max(0, Math.min(frames.length - 1, i))); draw(at()); }
+  function stop() { if (timer) clearInterval(timer); timer = null; playButton.textContent = "Play"; playButton.setAttribute("aria-pressed", "false"); }
+  playButton.addEventListener("click", function () {
+    if (timer) { stop(); return; }
+    if (!frames.length) return;
+    if (at() >= frames.length - 1) go(0);
+    playButton.textContent = "Pause"; playButton.setAttribute("aria-pressed", "true");
+    timer = setInterval(function () { if (at() >= frames.length - 1) stop(); else go(at() + 1); }, 600);
+  });
+  document.querySelectorAll('input[name="replay-view"]').forEach(function (r) {
+    r.addEventListener("change", function () { if (r.checked) { viewpoint = r.value; draw(at()); } });
+  });
+  const json = function (r) { if (!r.ok) throw new Error(r.status); return r.json(); };
   // kept as a promise: a dice check asked for before the record is in waits for it
-  const loaded = fetch(section.dataset.record, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
-    record = data;
-    frames = build(data.events);
+  const loaded = fetch(box.dataset.record, { credentials: "same-origin" }).then(json).then(function (data) { record = data; });
+  Promise.all([loaded, fetch(box.dataset.replay, { credentials: "same-origin" }).then(json)]).then(function (both) {
+    replay = both[1];
+    frames = replay.frames;
+    // a viewpoint's ships or markers sent as null are as in the frame before
+    frames.forEach(function (f, i) {
+      Object.keys(f.views).forEach(function (name) {
+        ["ships", "markers"].forEach(function (part) { if (f.views[name][part] === null) f.views[name][part] = i ? frames[i - 1].views[name][part] : []; });
+      });
+    });
+    replay.ships.forEach(function (s) { names[s.id] = s; });
     slider.max = String(frames.length - 1);
-    slider.value = String(frames.length - 1);
-    draw(frames.length - 1);
+    go(frames.length - 1);
   }).catch(function () { label.textContent = "The record could not be loaded."; });
-  slider.addEventListener("input", function () { draw(parseInt(slider.value, 10)); });
-  document.getElementById("replay-prev").addEventListener("click", function () { slider.value = String(Math.max(0, slider.value - 1)); draw(parseInt(slider.value, 10)); });
-  document.getElementById("replay-next").addEventListener("click", function () { slider.value = String(Math.min(frames.length - 1, +slider.value + 1)); draw(parseInt(slider.value, 10)); });
+  slider.addEventListener("input", function () { draw(at()); });
+  document.getElementById("replay-prev").addEventListener("click", function () { stop(); go(at() - 1); });
+  document.getElementById("replay-next").addEventListener("click", function () { stop(); go(at() + 1); });
 
   // -- verify the dice (RULES §12) in the page, with the browser's own SHA-256 ---------------
   function values(e) {
