@@ -530,11 +530,11 @@ def ordnance(view: Mapping[str, Any], h: float) -> list[dict[str, Any]]:
     return out
 
 
-def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
+def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The legend's lines, each drawn with the same classes and outline as the markers it names
     (``css`` is the key's classes, ``hull`` its outline; ``hull`` "" for the ping ring)."""
 
-    def key(side: str, kind: str, text: str) -> dict[str, str]:
+    def key(side: str, kind: str, text: str) -> dict[str, Any]:
         role, hull = look(seat, side)
         return {"css": f"{kind} {role} side-{side}".replace("  ", " "), "hull": hull, "text": text}
 
