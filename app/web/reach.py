@@ -161,5 +161,5 @@ def drawn(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
         )
     # the oldest (widest, faintest) first, so a fresher region is drawn over it
-    out.sort(key=lambda d: -int(d["age"]))
+    out.sort(key=lambda d: -int(str(d["age"])))
     return out
