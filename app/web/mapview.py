@@ -8,44 +8,35 @@ enemy positions come only from live ships and stale markers of the view.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.state import ShipStatus
+from app.web import hulls, labels, reach
+from app.web.geometry_svg import wedge
 from app.web.groups import BAY_TYPES, GROUP_KINDS, group_keys, group_words
 from app.web.groups import groups as fighter_groups
+from app.web.threat import enemy_arcs
 
-ARC_SPANS = {
-    "F": (330, 30),
-    "FS": (30, 90),
-    "AS": (90, 150),
-    "A": (150, 210),
-    "AP": (210, 270),
-    "FP": (270, 330),
-    "SF": (0, 60),
-    "S": (60, 120),
-    "SA": (120, 180),
-    "PA": (180, 240),
-    "P": (240, 300),
-    "PF": (300, 360),
-}
+# Two families of outline, both pointing along the heading, told apart without colour (darts
+# and gems, app/web/hulls.py), each in three sizes by the hull's mass.
+DART = hulls.DART
+DIAMOND = hulls.DIAMOND
 
 
-# Two outlines, both pointing along the heading, told apart without colour: a dart (notched
-# back) and a diamond (pointed back). A player's own ships are darts and enemies diamonds on
-# either side's page; a spectator or the referee, who looks as no side, sees side A as darts
-# and side B as diamonds.
-DART = "M0,-1.8 L1.2,1.3 L0,0.6 L-1.2,1.3 Z"
-DIAMOND = "M0,-2 L1.25,0.1 L0,1.6 L-1.25,0.1 Z"
-
-
-def look(seat: str, side: str) -> tuple[str, str]:
-    """(role, outline) of a ship of ``side`` on ``seat``'s page: role "own" or "enemy" for a
-    player, "" for a spectator or the referee (they see sides, not friend and foe)."""
+def look(seat: str, side: str, cls: str = "cruiser") -> tuple[str, str]:
+    """(role, outline) of a ship of ``side`` (and hull class ``cls``) on ``seat``'s page: role
+    "own" or "enemy" for a player, "" for a spectator or the referee (they see sides, not
+    friend and foe)."""
     if seat in ("A", "B"):
-        return ("own", DART) if side == seat else ("enemy", DIAMOND)
-    return "", DART if side == "A" else DIAMOND
+        return (
+            ("own", hulls.outline(True, cls))
+            if side == seat
+            else ("enemy", hulls.outline(False, cls))
+        )
+    return "", hulls.outline(side == "A", cls)
 
 
 @dataclass
@@ -61,13 +52,23 @@ class Marker:
     status: str
     arcs: list[dict[str, Any]] = field(default_factory=list)
     role: str = ""  # own | enemy for a player's page, "" for a spectator or the referee
-    hull: str = DART  # the outline (DART or DIAMOND)
+    hull: str = DART  # the outline (a dart or a gem, sized by the hull's class)
     shown: bool = False  # an own ship that is revealed now: the other side sees it here
+    cls: str = "cruiser"  # the hull's class by mass (escort, cruiser, capital)
+    bridge: str = ""  # the class's markings drawn over the outline
+    scale: float = 1.0  # the class's size
+    # the label's centre relative to the marker, and a leader line when it stands away
+    label_dx: float = 0.0
+    label_dy: float = 3.6
+    leader: bool = False
+    # a live enemy's fire arcs (public design, position and heading), shown on demand
+    threat: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def css(self) -> str:
-        """The marker's classes: what it is, whose it is for the viewer, its side, its status."""
-        parts = [self.kind]
+        """The marker's classes: what it is, whose it is for the viewer, its side, its status,
+        its hull class."""
+        parts = [self.kind, f"hull-{self.cls}"]
         if self.role and self.role != self.kind:
             parts.append(self.role)
         if self.shown:
@@ -96,23 +97,37 @@ class MapModel:
     ordnance: list[dict[str, Any]] = field(default_factory=list)
     # fighter and drone groups: the seat's own (reach, sight) and the enemy's live ones
     groups: list[dict[str, Any]] = field(default_factory=list)
+    # where each stale or never-seen enemy could be by now (app/web/reach.py)
+    reach: list[dict[str, Any]] = field(default_factory=list)
+    # the grid's labels along the edges and the scale bar (mu)
+    ticks_x: list[float] = field(default_factory=list)
+    ticks_y: list[dict[str, float]] = field(default_factory=list)
+    scale: dict[str, float] = field(default_factory=dict)
+    # the map's text alternative: one row per ship the seat knows of
+    roster: list[dict[str, Any]] = field(default_factory=list)
+    stars: Sequence[dict[str, Any]] = ()
+
+
+def _starfield() -> tuple[dict[str, Any], ...]:
+    """The stars of one 24 mu tile of the table's pattern: fixed (a seeded draw), so the page
+    and its fragments are the same bytes every time, and sparse so they never hide a marker."""
+    rng = random.Random(1016)
+    return tuple(
+        {
+            "x": round(rng.uniform(0, 24), 2),
+            "y": round(rng.uniform(0, 24), 2),
+            "r": round(rng.choice((0.05, 0.06, 0.08, 0.1, 0.14)), 2),
+            "c": rng.choice(("dim", "dim", "dim", "mid", "bright")),
+        }
+        for _ in range(34)
+    )
+
+
+STARS = _starfield()
 
 
 def _svg(height: float, x: float, y: float) -> tuple[float, float]:
     return round(x, 3), round(height - y, 3)
-
-
-def wedge(cx: float, cy: float, heading: int, arc: str, radius: float) -> str:
-    """An SVG path for one fire arc of a weapon, centred on the ship (svg coordinates)."""
-    start, end = ARC_SPANS[arc]
-    a0 = math.radians(heading * 30 + start)
-    a1 = math.radians(heading * 30 + end)
-    x0, y0 = cx + radius * math.sin(a0), cy - radius * math.cos(a0)
-    x1, y1 = cx + radius * math.sin(a1), cy - radius * math.cos(a1)
-    return (
-        f"M{cx:.2f},{cy:.2f} L{x0:.2f},{y0:.2f} "
-        f"A{radius:.2f},{radius:.2f} 0 0 1 {x1:.2f},{y1:.2f} Z"
-    )
 
 
 def _arcs(ship: Mapping[str, Any], cx: float, cy: float) -> list[dict[str, Any]]:
@@ -209,6 +224,7 @@ def _enemy(ship: Mapping[str, Any], h: float) -> Marker | None:
             ship["heading"],
             ship["name"],
             ship["status"],
+            threat=enemy_arcs(ship, sx, sy),
         )
     if ship["revealed"] == "stale" and ship.get("last_known"):
         return _last_seen(ship, h, ship["id"])
@@ -266,8 +282,13 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
     if seat == "referee":
         trails = _whole_tracks(view, events, h)
         beliefs = {side: _believed(view, side, h) for side in ("A", "B")}
+    mass = {s["id"]: s["design"].get("mass") for s in view["ships"]}
     for m in [*ships.markers, *(m for ms in beliefs.values() for m in ms)]:
-        m.role, m.hull = look(seat, m.side)
+        m.cls = hulls.hull_class(mass.get(m.id.removesuffix("-ghost")))
+        m.role, m.hull = look(seat, m.side, m.cls)
+        m.bridge = hulls.MARKINGS[m.cls]
+        m.scale = hulls.SCALE[m.cls]
+    _place_labels(ships.markers, w, h)
     for t in trails:
         t["role"] = look(seat, t["side"])[0]
     drawn = fighter_groups(view, h)
@@ -277,11 +298,12 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
     bays = any(sys["type"] in BAY_TYPES for s in view["ships"] for sys in s.get("systems", ()))
     if drawn or bays:
         keys += group_keys(seat)
+    step = grid_step(w, h)
     return MapModel(
         width=w,
         height=h,
-        grid=[float(x) for x in range(12, int(w), 12)],
-        grid_y=[float(y) for y in range(12, int(h), 12)],
+        grid=[float(x) for x in _steps(w, step / 2)],
+        grid_y=[float(y) for y in _steps(h, step / 2)],
         zone=_zone(view, seat, h),
         markers=ships.markers,
         unseen=ships.unseen,
@@ -293,7 +315,95 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> MapMo
         keys=keys,
         ordnance=ordnance(view, h),
         groups=drawn,
+        reach=[r | {"role": look(seat, r["side"])[0]} for r in reach.drawn(view)],
+        stars=STARS,
+        ticks_x=[float(x) for x in _steps(w, step)],
+        ticks_y=[{"y": round(h - y, 3), "mu": float(y)} for y in _steps(h, step)],
+        scale=_scale(w, h, step),
+        roster=roster(view, ships.markers),
     )
+
+
+def grid_step(w: float, h: float) -> float:
+    """The labelled grid's step: the first of 6, 12, 24, 48 mu that gives at most 8 cells
+    across the longer side (12 mu on the standard 72 × 48 table)."""
+    for step in (6.0, 12.0, 24.0, 48.0):
+        if max(w, h) / step <= 8:
+            return step
+    return 96.0
+
+
+def _steps(length: float, step: float) -> list[float]:
+    return [round(step * i, 3) for i in range(1, int(length / step + 1e-9)) if step * i < length]
+
+
+def _scale(w: float, h: float, step: float) -> dict[str, float]:
+    """The scale bar: one grid step long, in the south-west corner, in halves."""
+    return {"x": 1.5, "y": round(h - 1.6, 3), "length": step, "half": step / 2}
+
+
+def _place_labels(markers: list[Marker], w: float, h: float) -> None:
+    """Each ship's label where it overlaps no other (app/web/labels.py): the seat's own first,
+    then the enemies it sees now, then the stale markers."""
+    order = {"own": 0, "truth": 0, "live": 1, "stale": 2}
+    ranked = sorted(markers, key=lambda m: (order.get(m.kind, 3), m.y, m.x))
+    placed = labels.place([(m.x, m.y, m.label, 1.6 * m.scale) for m in ranked], w, h)
+    for m, p in zip(ranked, placed, strict=True):
+        m.label_dx = round(p.x - m.x, 3)
+        m.label_dy = round(p.y - m.y, 3)
+        m.leader = p.leader
+
+
+def _clock(heading: int | None) -> str:
+    return "" if heading is None else f"{12 if heading == 0 else heading} o'clock"
+
+
+def _motion(view: Mapping[str, Any], ship: Mapping[str, Any]) -> str:
+    """An own ship's speed or velocity (only the seat's own, or the referee's, has one)."""
+    v = ship.get("velocity")
+    if v is None:
+        return ""
+    if isinstance(v, Mapping):
+        return f"velocity ({v['x']:.1f}, {v['y']:.1f})"
+    return f"speed {v}"
+
+
+def roster(view: Mapping[str, Any], markers: Sequence[Marker]) -> list[dict[str, Any]]:
+    """The map's text alternative: every ship the seat knows of, where the map shows it, with
+    heading, speed (own ships only), status and when it was last seen."""
+    seat = view["you"]
+    on_map = {m.id for m in markers}
+    out = []
+    for s in view["ships"]:
+        own = s["side"] == seat or seat == "referee"
+        role, _ = look(seat, s["side"])
+        lk = s.get("last_known")
+        now = own or s.get("revealed") == "live"
+        at = s.get("position") if now else lk
+        heading = s.get("heading") if now else (lk or {}).get("heading")
+        if s.get("revealed") == "live":
+            seen = "now"
+        elif lk:
+            seen = f"turn {lk['turn']}"
+        else:
+            seen = "never" if not own else ""
+        out.append(
+            {
+                "id": s["id"],
+                "name": s["name"],
+                "side": s["side"],
+                "role": role,
+                "cls": hulls.hull_class(s["design"].get("mass")),
+                "where": f"({at['x']:.1f}, {at['y']:.1f})" if at else "unknown",
+                "heading": _clock(heading) if at else "",
+                "speed": _motion(view, s) if own else "",
+                "status": str(s["status"]).replace("_", " "),
+                "revealed": s.get("revealed", ""),
+                "seen": seen,
+                "on_map": s["id"] in on_map,
+            }
+        )
+    return out
 
 
 # RULES §9: a salvo or heavy missile finds a ship within 6 mu of its point (3 with vector
@@ -420,11 +530,11 @@ def ordnance(view: Mapping[str, Any], h: float) -> list[dict[str, Any]]:
     return out
 
 
-def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
+def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The legend's lines, each drawn with the same classes and outline as the markers it names
     (``css`` is the key's classes, ``hull`` its outline; ``hull`` "" for the ping ring)."""
 
-    def key(side: str, kind: str, text: str) -> dict[str, str]:
+    def key(side: str, kind: str, text: str) -> dict[str, Any]:
         role, hull = look(seat, side)
         return {"css": f"{kind} {role} side-{side}".replace("  ", " "), "hull": hull, "text": text}
 
@@ -451,6 +561,34 @@ def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, str]]:
                 key("B", "live", f"{named['B']} revealed now"),
                 key("B", "stale", "dashed: last seen (turn shown)"),
             ]
+    own_side = seat if seat in ("A", "B") else "A"
+    role, _ = look(seat, own_side)
+    sizes = {
+        "css": f"own {role} side-{own_side}".replace("  ", " "),
+        "hull": "",
+        "sizes": [
+            {
+                "hull": hulls.outline(role == "own" or seat not in ("A", "B"), c),
+                "scale": hulls.SCALE[c],
+                "marks": hulls.MARKINGS[c],
+            }
+            for c in hulls.CLASSES
+        ],
+        "text": f"escort, cruiser, capital (by mass: up to {hulls.ESCORT}, up to "
+        f"{hulls.CRUISER}, more)",
+    }
+    lines.append(sizes)
+    if seat != "referee":
+        lines += [
+            {
+                "css": "age-1 enemy",
+                "hull": "",
+                "reach": "1",
+                "text": "where a ship not seen now could be (a ring per move; fainter: seen "
+                "longer ago)",
+            },
+            {"css": "threat", "hull": "", "threat": "1", "text": "an enemy's arcs (on demand)"},
+        ]
     return [*lines, {"css": "ping", "hull": "", "text": "ping this turn"}]
 
 

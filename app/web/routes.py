@@ -131,7 +131,7 @@ templates.env.globals["limits_words"] = limits.limits_words
 templates.env.globals["mu"] = lambda a, b: math.hypot(b["x"] - a["x"], b["y"] - a["y"])
 router = APIRouter(include_in_schema=False)
 
-FRAGMENTS = ("status", "map", "controls", "sheets", "log")
+FRAGMENTS = ("status", "map", "controls", "sheets", "log", "shiplist")
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 
@@ -536,7 +536,7 @@ async def _context(
     events = []
     if "map" in parts or "log" in parts:
         events = (await reading.events(game_id, token, 0))["events"]
-    if "map" in parts or "sheets" in parts:  # the sheets name the ships not seen
+    if {"map", "sheets", "shiplist"} & set(parts):  # the sheets name the ships not seen
         context["map"] = mapview.build(view, events)
         context["fx"] = mapfx.build(view, events)  # the map's measuring and animations
     if "log" in parts:

@@ -541,7 +541,12 @@ def test_deployment_shows_only_the_seats_own_zone() -> None:
     model = duel.map("A")
     assert model.markers == [] and model.unseen == [{"name": "Shade", "side": "B"}]
     assert (model.width, model.height) == (72.0, 48.0)
-    assert model.grid == [12.0, 24.0, 36.0, 48.0, 60.0] and model.grid_y == [12.0, 24.0, 36.0]
+    # labelled lines every 12 mu, fainter ones between
+    assert model.ticks_x == [12.0, 24.0, 36.0, 48.0, 60.0]
+    assert [t["mu"] for t in model.ticks_y] == [12.0, 24.0, 36.0]
+    assert model.grid == [6.0 * i for i in range(1, 12)] and model.grid_y == [
+        6.0 * i for i in range(1, 8)
+    ]
     duel.deploy()
     assert duel.map("A").zone is None
 
