@@ -36,7 +36,7 @@ from tests.conftest import ADMIN
 API = "/api/v1"
 ADMIN_AUTH = {"Authorization": f"Bearer {ADMIN}"}
 GOLDEN = Path(__file__).parent / "golden"
-FRAGMENTS = ("status", "map", "controls", "sheets", "log")
+FRAGMENTS = ("status", "map", "controls", "sheets", "log", "shiplist")
 HEIGHT = 48.0
 
 SEED = "5eed" + "0" * 59 + "1"

@@ -34,7 +34,8 @@ from app.rules import (
 from app.rules.events import Event
 from app.rules.state import GameState
 from app.web import mapview
-from app.web.mapview import ARC_SPANS, build, wedge
+from app.web.geometry_svg import ARC_SPANS, wedge
+from app.web.mapview import build
 from app.web.words import Teller
 from tests.rules.golden_runner import golden_files, load, play
 
