@@ -90,7 +90,8 @@ def unfocus(page: Page) -> None:
 
 def words(thrust: int, speed: int) -> str:
     lim = cinematic_limits(thrust)
-    return f"speed {speed}; turn ≤ {lim.max_turn}; |speed change| + |turn| ≤ {thrust} (thrust {thrust})"
+    turns = f"turn ≤ {lim.max_turn}; |speed change| + |turn| ≤ {thrust}"
+    return f"speed {speed}; {turns} (thrust {thrust})"
 
 
 def test_orders_say_their_limits_refuse_what_the_rules_refuse_and_answer_keys(
