@@ -61,7 +61,8 @@
     return { box: box, ring: ring, title: title, text: text, count: count, back: back, next: next };
   }
 
-  function place() {
+  // scroll: bring the part into view (a new step); a swap or a resize only moves the box
+  function place(scroll) {
     if (!state) return;
     var step = state.steps[state.index];
     var target = step.target ? document.querySelector(step.target) : null;
@@ -74,8 +75,10 @@
       box.classList.add("floating");
       return;
     }
-    var tall = target.getBoundingClientRect().height > window.innerHeight * 0.6;
-    target.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
+    if (scroll) {
+      var tall = target.getBoundingClientRect().height > window.innerHeight * 0.6;
+      target.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
+    }
     var r = target.getBoundingClientRect();
     var sx = window.scrollX, sy = window.scrollY, pad = 6;
     ui.ring.hidden = false;
@@ -115,7 +118,7 @@
     ui.text.textContent = step.text;
     ui.back.disabled = index === 0;
     ui.next.textContent = index === state.steps.length - 1 ? "Finish" : "Next";
-    place();
+    place(true);
     ui.title.focus({ preventScroll: true });
   }
 
@@ -130,7 +133,9 @@
     }
   }
 
-  function reflow() { if (state) window.requestAnimationFrame(place); }
+  function reflow() {
+    if (state) window.requestAnimationFrame(function () { place(false); });
+  }
 
   function close(reason) {
     if (!state) return;
