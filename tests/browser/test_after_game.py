@@ -151,6 +151,10 @@ def test_after_the_game(live_server: LiveServer, referee: Referee, open_page: Op
     expect(page.locator("#after-head")).to_have_text("Patrol (side A) won")
     expect(page.locator("#replay-label")).to_contain_text(f"Event {last} of {last}")
     screenshot(page, "16-after-replay-page")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
+    wide = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    page.wait_for_function(f"({wide})() <= 0")
+    screenshot(page, "16-after-replay-page-phone")
     stranger = open_page()
     answer = stranger.goto(link)
     assert answer is not None and answer.status == 403
