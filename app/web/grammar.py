@@ -27,6 +27,11 @@ def possessive(name: str) -> str:
 _IRREGULAR = {"die": "dice", "torpedo": "torpedoes"}
 
 
+def owned_by_one(name: str) -> str:
+    """A singular name's possessive (a ship): "Albatross's", "your Lance's", "your"."""
+    return possessive(name) if name in ("you", "You") or not name else f"{name}'s"
+
+
 def plural_of(word: str) -> str:
     """The plural of a noun or of a phrase's last word: "launches", "parties", "needle dice"."""
     head, _, last = word.rpartition(" ")

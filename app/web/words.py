@@ -9,7 +9,7 @@ from app.rules.attacks import DOGFIGHT, FIGHTERS_ATTACK
 from app.rules.systems import HEAVY_MISSILE_TYPES, system_label
 from app.web.clocks import played_words
 from app.web.fighter_words import FighterWords
-from app.web.grammar import a_or_an, cap, plural, possessive
+from app.web.grammar import a_or_an, cap, owned_by_one, plural, possessive
 from app.web.groups import BAY_TYPES, GROUP_KINDS
 from app.web.mapview import kind_words
 
@@ -63,6 +63,7 @@ def odds_words(kind: str | None, odds: float | None) -> str:
 
 
 _of = possessive
+_one = owned_by_one
 _a = a_or_an
 _cap = cap
 
@@ -261,7 +262,7 @@ class Teller(FighterWords):
 
     def _activation_ended(self, d: Mapping[str, Any], e: Any) -> str:
         name = _cap(self.ship(d["ship"]))
-        text = f"{_of(name)} activation ends" + (" — on overwatch." if d["overwatch"] else ".")
+        text = f"{_one(name)} activation ends" + (" — on overwatch." if d["overwatch"] else ".")
         # the countdowns run out at the end of the ship's own activation (RULES §8)
         if d.get("regained_control"):
             text += " Back in control."
@@ -298,7 +299,7 @@ class Teller(FighterWords):
         """One shot in words, by its damage path (RULES §8; docs/systems.md)."""
         who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.target(s['target'])}"
         if s.get("system"):
-            who = f"{_of(who)} {s['system']}"
+            who = f"{_one(who)} {s['system']}"
         path = s.get("path", "standard")
         rolled = _dice(s["rolled"])
         text = f"{who} at {s['range']:.1f} mu: {s['dice']} rolled {rolled}"
@@ -376,7 +377,7 @@ class Teller(FighterWords):
 
     def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
         name = self.ship(d["ship"])
-        text = f"{_of(_cap(name))} {system_label(d['type'])} ({d['system']}) {d['status']}"
+        text = f"{_one(_cap(name))} {system_label(d['type'])} ({d['system']}) {d['status']}"
         if d.get("cause") in ("needle", "emp"):
             text += f" by {'a needle beam' if d['cause'] == 'needle' else 'EMP'}"
         if d.get("beyond_repair"):
@@ -404,7 +405,7 @@ class Teller(FighterWords):
     def _core_roll(self, d: Mapping[str, Any], e: Any) -> str:
         result = "it explodes" if d["exploded"] else "it holds"
         return (
-            f"{_of(_cap(self.ship(d['ship'])))} critical core rolls {d['die']} "
+            f"{_one(_cap(self.ship(d['ship'])))} critical core rolls {d['die']} "
             f"(explodes on {d['needed']}+): {result}."
         )
 
@@ -466,16 +467,16 @@ class Teller(FighterWords):
         if e.get("redacted") or "markers" not in d:
             # the other side learns that the step ran, never what it did
             what = f"ordnance and {craft}" if craft else "ordnance"
-            return f"{_of(_cap(self.ship(d['ship'])))} {what} acted in secret."
+            return f"{_one(_cap(self.ship(d['ship'])))} {what} acted in secret."
         how = " on standing orders" if d.get("standing") else ""
         if not d["markers"]:
             nothing = "nothing launched or moved" if craft else "nothing in flight"
-            return f"{_of(_cap(self.ship(d['ship'])))} step 2{how}: {nothing}."
+            return f"{_one(_cap(self.ship(d['ship'])))} step 2{how}: {nothing}."
         for m in d["markers"]:
             if m.get("kind") in GROUP_KINDS:
                 self._group_seen({**m, "side": self.sides.get(d["ship"])})
         parts = [self._acted(m) for m in d["markers"]]
-        return f"{_of(_cap(self.ship(d['ship'])))} ordnance acted{how}: " + "; ".join(parts) + "."
+        return f"{_one(_cap(self.ship(d['ship'])))} ordnance acted{how}: " + "; ".join(parts) + "."
 
     def _acted(self, m: Mapping[str, Any]) -> str:
         if m.get("kind") in GROUP_KINDS:
@@ -536,7 +537,7 @@ class Teller(FighterWords):
         missile = _cap(self._whose(d["ship"], "heavy_missile", d.get("missile")))
         target = self.ship(d["target"])
         if d.get("destroyed"):
-            return f"{missile} was destroyed by {_of(target)} defences."
+            return f"{missile} was destroyed by {_one(target)} defences."
         text = f"{missile} hit {target}: rolled {_dice(list(d.get('rolled', ())))}"
         if d.get("emp_hits") is not None:
             return text + f", {_n(d['emp_hits'], 'EMP hit')}."
@@ -579,7 +580,7 @@ class Teller(FighterWords):
         whose = _cap(self.ship(d["ship"]))
         if e.get("redacted") or "loads" not in d:
             # the other side learns that a magazine failed, never what it held
-            return f"{_of(whose)} magazine lost whatever it held."
+            return f"{_one(whose)} magazine lost whatever it held."
         lost = [
             _n(
                 n,
@@ -631,7 +632,7 @@ class Teller(FighterWords):
                 self._group_seen({"marker": f["group"], "side": f.get("side")})
                 who = f"{self.group(f['group'])} → {f['against']}"  # after a colon: no capital
             else:
-                who = f"{_of(self.names.get(f['ship'], f['ship']))} {f['system']} → {f['against']}"
+                who = f"{_one(self.names.get(f['ship'], f['ship']))} {f['system']} → {f['against']}"
             group = self.known_groups.get(f["against"])
             craft = "missile" if group is None else "drone" if group[1] == "drones" else "fighter"
             if f.get("destroyed"):

@@ -92,7 +92,7 @@ SHIPS = [
 NAMES = {"A": "Raiders", "B": "Wardens"}
 # a slip in any sentence: "Raiders's", "1 turns", a doubled or stray space, "a" before a vowel
 SLIPS = re.compile(
-    r"s's\b|\b1 (turn|hit|ship|kill|missile|activation|fighter)s\b|  | [.,;:]|\ba [aeiou]"
+    r"rs's\b|\b1 (turn|hit|ship|kill|missile|activation|fighter)s\b|  | [.,;:]|\ba [aeiou]"
 )
 
 
@@ -109,11 +109,11 @@ def test_the_clock_the_referee_added_to_is_the_sides_own() -> None:
     assert "your clock" in told("A", "time_added", {"side": "A", "seconds": 30, "reason": "x"})
 
 
-def test_a_ships_name_ending_in_s_takes_an_apostrophe_alone() -> None:
+def test_a_ships_name_is_singular_a_sides_plural() -> None:
     ended = told("B", "activation_ended", {"ship": "a1", "overwatch": True})
-    assert ended == "Atlas' activation ends — on overwatch."
+    assert ended == "Atlas's activation ends — on overwatch."
     mine = told("A", "activation_ended", {"ship": "a1", "overwatch": False})
-    assert mine == "Your Atlas' activation ends."
+    assert mine == "Your Atlas's activation ends."
     damaged = told(
         "B",
         "system_damaged",
@@ -125,11 +125,11 @@ def test_a_ships_name_ending_in_s_takes_an_apostrophe_alone() -> None:
             "life_support_turns": 1,
         },
     )
-    assert damaged.startswith("Atlas' ") and "fails in 1 turn." in damaged
+    assert damaged.startswith("Atlas's ") and "fails in 1 turn." in damaged
     roll = told("B", "core_roll", {"ship": "a1", "die": 3, "needed": 5, "exploded": False})
-    assert roll.startswith("Atlas' critical core rolls 3")
+    assert roll.startswith("Atlas's critical core rolls 3")
     lost = told("B", "loads_lost", {"ship": "a1", "magazine": "m1"}, redacted=True)
-    assert lost == "Atlas' magazine lost whatever it held."
+    assert lost == "Atlas's magazine lost whatever it held."
 
 
 def test_a_shot_at_a_system_names_the_targets_system_with_its_possessive() -> None:
@@ -147,7 +147,7 @@ def test_a_shot_at_a_system_names_the_targets_system_with_its_possessive() -> No
         "sixes": 1,
     }
     text = told("A", "fire_resolved", {"shots": [shot]})
-    assert "→ your Atlas' core at 4.0 mu" in text and "(1 six)" in text
+    assert "→ your Atlas's core at 4.0 mu" in text and "(1 six)" in text
 
 
 def test_launched_ordnance_takes_the_right_article() -> None:
