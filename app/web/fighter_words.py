@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.web.grammar import cap, owned_by_one, plural, possessive
 from app.web.groups import group_words, type_words
 
 CONTACT_LOST = {
@@ -26,12 +27,8 @@ def _dice(values: Any) -> str:
     return ",".join(str(v) for v in values) if values else "–"
 
 
-def _n(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (plural or word + 's')}"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+_n = plural
+_cap = cap
 
 
 def _kind(d: Mapping[str, Any], kind: str, group: str) -> dict[str, Any]:
@@ -77,7 +74,7 @@ class FighterWords:
             return f"your {words}"
         if self.seat in ("A", "B"):
             return f"the enemy {words}"
-        return f"{self.side(side)}'s {words}"
+        return f"{possessive(self.side(side))} {words}"
 
     def target(self, target: str | None) -> str:
         """A ship by name, or a group by its words (an attack may aim at either)."""
@@ -125,7 +122,7 @@ class FighterWords:
         ]
         if d.get("cause") == "ping":
             who = self.ship(d["by"]) if d.get("by") else "a ping"
-            lead = f"{_cap(who)}'s ping detected"
+            lead = f"{owned_by_one(_cap(who))} ping detected"
         elif d.get("side"):  # line of sight (F5): the side whose group saw them
             lead = f"{_cap(self.side(d['side']))} sighted"
         else:
@@ -134,12 +131,12 @@ class FighterWords:
         return f"{lead} {'; '.join(parts) if parts else 'no groups'}."
 
     def _fighters_step(self, d: Mapping[str, Any], e: Any) -> str:
-        return f"{_cap(self.ship(d['ship']))}'s groups choose their targets."
+        return f"{owned_by_one(_cap(self.ship(d['ship'])))} groups choose their targets."
 
     def _fighters_chosen(self, d: Mapping[str, Any], e: Mapping[str, Any]) -> str:
         name = _cap(self.ship(d["ship"]))
         if e.get("redacted") or "choices" not in d:
-            return f"{name}'s groups chose their targets (shown as they attack)."
+            return f"{owned_by_one(name)} groups chose their targets (shown as they attack)."
         parts = []
         for c in d["choices"]:
             who = self.group(c["marker"])
@@ -153,7 +150,7 @@ class FighterWords:
                 how.append(f"as {MODES.get(c['mode'], c['mode'])}")
             aimed = "".join(f" {h}" for h in how)
             parts.append(f"{who} attacks {self.target(c['attack'])}{aimed}")
-        return f"{name}'s groups chose: " + ("; ".join(parts) or "nothing") + "."
+        return f"{owned_by_one(name)} groups chose: " + ("; ".join(parts) or "nothing") + "."
 
     def _contact_lost(self, d: Mapping[str, Any], e: Any) -> str:
         why = CONTACT_LOST.get(d.get("reason", ""), str(d.get("reason", "")).replace("_", " "))
@@ -168,7 +165,7 @@ class FighterWords:
         who = _cap(self.group(d.get("marker")))
         target = self.target(d.get("target"))
         if d.get("system"):
-            target += f"'s {d['system'].replace('_', ' ')}"
+            target = f"{owned_by_one(target)} {d['system'].replace('_', ' ')}"
         if d.get("destroyed"):
             return f"{who} was shot down attacking {target}: none of it was left to roll."
         n = d.get("fighters")

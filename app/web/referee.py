@@ -39,8 +39,23 @@ def _ago(stamp: str) -> str:
     return f"{seconds // 86400} days"
 
 
+# the setting that names the admin token (``Settings.admin_token``, read from the environment)
+ADMIN_SETTING = "PINGDUEL_ADMIN_TOKEN"
+# actions that cannot be taken back: their page forms need the confirm box ticked
+CONFIRMED = {"end": "ending the game", "rewind": "the rewind"}
+
+
+def _no_admin(request: Request, status: int = 200) -> Response:
+    """The sign-in page of a server with no admin token: it says so and how to set one, and
+    offers no form (no token could pass it)."""
+    context = {"error": None, "unset": True, "setting": ADMIN_SETTING}
+    return _page(request, "referee_login.html", context, status)
+
+
 @router.get("/referee", response_model=None)
 async def home(request: Request, callers: CallersDep, lobby: LobbyDep) -> Response:
+    if not callers.admin_token:
+        return _no_admin(request)
     token = request.cookies.get(ADMIN_COOKIE)
     if not token or not callers.is_admin(token):
         return _page(request, "referee_login.html", {"error": None})
@@ -67,6 +82,8 @@ async def login(request: Request, callers: CallersDep) -> Response:
     form = await request.form()
     check_csrf(request, _field(form, "csrf"))
     token = (_field(form, "token") or "").strip()
+    if not callers.admin_token:
+        return _no_admin(request, 401)
     if not callers.is_admin(token):
         return _page(request, "referee_login.html", {"error": "That is not the admin token."}, 401)
     response = RedirectResponse("/referee", status_code=303, headers=NO_STORE)
@@ -128,6 +145,11 @@ async def act(
     try:
         if not reason:
             raise E.Invalid("write the reason: the players will read it")
+        if action in CONFIRMED and _field(form, "confirm") != "yes":
+            # who may act is said first (a player learns nothing from a form it cannot use);
+            # the presence read checks the caller as the action would, and changes nothing
+            await referee.presence(game_id, cookie_token(request, game_id))
+            raise E.Invalid(f"tick the confirm box: {CONFIRMED[action]} cannot be undone")
         shown = await _action(referee, request, form, action, game_id, reason)
     except E.Problem as error:
         if isinstance(error, E.Unauthorized | E.Forbidden | E.UnknownGame):

@@ -19,7 +19,7 @@ from jinja2_fragments.fastapi import Jinja2Blocks
 from markupsafe import Markup
 from starlette.datastructures import FormData
 
-from app.deps import CommandsDep, DbDep, LobbyDep, ReadingDep, cookie_token
+from app.deps import ADMIN_COOKIE, CommandsDep, DbDep, LobbyDep, ReadingDep, cookie_token
 from app.play import errors as E
 from app.play import inputs
 from app.play.designs import load as load_design
@@ -52,7 +52,7 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
 from app.web import clocks as web_clocks
-from app.web import forms, groups, limits, mapfx, mapview, odds, seat_links
+from app.web import forms, grammar, groups, limits, mapfx, mapview, odds, seat_links
 from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller, odds_words
@@ -123,6 +123,7 @@ templates.env.globals["out_of_control"] = lambda ships: _out_of_control(ships)
 templates.env.globals["bays"] = groups.bays
 templates.env.globals["bay_hardware"] = groups.bay_hardware
 templates.env.filters["group_type_words"] = groups.type_words
+templates.env.filters.update(grammar.FILTERS)  # possessive, plural, cap (issue 16)
 templates.env.globals["group_row"] = groups.group_type
 templates.env.globals["step2_ships"] = groups.step2_ships
 templates.env.globals["fire_odds"] = odds.fire_odds  # issue 16: the odds of each choice
@@ -533,6 +534,10 @@ async def _context(
     and the deploy key for the orders."""
     token, view = await _seen(request, reading, game_id)
     context = _view_model(view, token, error, kept)
+    # the admin referees every game but holds no seat of it: nothing to notify it of
+    context["seat_holder"] = view["you"] in ("A", "B", "referee") and (
+        token is None or token != request.cookies.get(ADMIN_COOKIE)
+    )
     events = []
     if "map" in parts or "log" in parts:
         events = (await reading.events(game_id, token, 0))["events"]

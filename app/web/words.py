@@ -9,6 +9,7 @@ from app.rules.attacks import DOGFIGHT, FIGHTERS_ATTACK
 from app.rules.systems import HEAVY_MISSILE_TYPES, system_label
 from app.web.clocks import played_words
 from app.web.fighter_words import FighterWords
+from app.web.grammar import a_or_an, cap, owned_by_one, plural, possessive
 from app.web.groups import BAY_TYPES, GROUP_KINDS
 from app.web.mapview import kind_words
 
@@ -34,8 +35,7 @@ def _load_words(load: str) -> str:
     return kind_words("heavy_missile", load) if load in HEAVY_MISSILE_TYPES else kind_words(load)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+_n = plural
 
 
 SALVO_KINDS = ("salvo", "er_salvo", "af_salvo")
@@ -62,18 +62,10 @@ def odds_words(kind: str | None, odds: float | None) -> str:
     return f"{round(min(float(odds), 1.0) * 100)}% chance to destroy it"
 
 
-def _of(name: str) -> str:
-    """The possessive: "Lance's", "Raiders'"."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
-def _a(words: str) -> str:
-    return ("an " if words[:1] in "aeiou" else "a ") + words
-
-
-def _cap(text: str) -> str:
-    """Upper-case the first letter only (``str.capitalize`` would lower-case ship names)."""
-    return text[:1].upper() + text[1:]
+_of = possessive
+_one = owned_by_one
+_a = a_or_an
+_cap = cap
 
 
 class Teller(FighterWords):
@@ -193,7 +185,7 @@ class Teller(FighterWords):
 
     def _time_added(self, d: Mapping[str, Any], e: Any) -> str:
         who = self.side(d["side"])
-        whose = "your" if who == "you" else f"{who}'s"
+        whose = _of(who)
         return f"The referee added {d['seconds']} s to {whose} clock: {d.get('reason', '')}"
 
     def _seat_replaced(self, d: Mapping[str, Any], e: Any) -> str:
@@ -270,7 +262,7 @@ class Teller(FighterWords):
 
     def _activation_ended(self, d: Mapping[str, Any], e: Any) -> str:
         name = _cap(self.ship(d["ship"]))
-        text = f"{name}'s activation ends" + (" — on overwatch." if d["overwatch"] else ".")
+        text = f"{_one(name)} activation ends" + (" — on overwatch." if d["overwatch"] else ".")
         # the countdowns run out at the end of the ship's own activation (RULES §8)
         if d.get("regained_control"):
             text += " Back in control."
@@ -289,7 +281,7 @@ class Teller(FighterWords):
         if e.get("redacted"):
             return f"{who} declared fire (revealed when both are in)."
         n = len(d["shots"])
-        return f"{who} declared {n} shot{'s' if n != 1 else ''}." if n else f"{who} held fire."
+        return f"{who} declared {plural(n, 'shot')}." if n else f"{who} held fire."
 
     def _fire_resolved(self, d: Mapping[str, Any], e: Any) -> str:
         if not d["shots"]:
@@ -307,7 +299,7 @@ class Teller(FighterWords):
         """One shot in words, by its damage path (RULES §8; docs/systems.md)."""
         who = f"{_cap(self.ship(s['ship']))} {s['weapon']} → {self.target(s['target'])}"
         if s.get("system"):
-            who += f"'s {s['system']}"
+            who = f"{_one(who)} {s['system']}"
         path = s.get("path", "standard")
         rolled = _dice(s["rolled"])
         text = f"{who} at {s['range']:.1f} mu: {s['dice']} rolled {rolled}"
@@ -315,19 +307,19 @@ class Teller(FighterWords):
             text += ", a hit" if s["hits"] else ", a miss"
         elif path == "emp":
             n = s.get("emp_hits", s["hits"] + s["reroll_hits"])
-            return text + f", {n} EMP hit{'s' if n != 1 else ''}"
+            return text + f", {plural(n, 'EMP hit')}"
         elif path == "needle":
             sixes = s.get("sixes", 0)
-            text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
+            text += f", {plural(s['hits'], 'hit')}"
             if sixes:
-                text += f" ({sixes} six{'es' if sixes != 1 else ''})"
+                text += f" ({plural(sixes, 'six', 'sixes')})"
         elif path == "group" or "kills" in s:
             # a shot at a fighter or drone group: each hit kills one (C1.iv), no damage track
             drm = f" ({s['drm']:+d} on each die)" if s.get("drm") else ""
             hits = s.get("hits", 0)
             return text + f"{drm}, {_n(hits, 'hit')} → {_n(s.get('kills', 0), 'kill')}"
         else:
-            text += f", {s['hits']} hit{'s' if s['hits'] != 1 else ''}"
+            text += f", {plural(s['hits'], 'hit')}"
             if s.get("reroll_hits"):
                 text += f" + {s['reroll_hits']} past armour"
         if s.get("damage_rolled"):
@@ -350,7 +342,7 @@ class Teller(FighterWords):
         dice = _dice([r["die"] for r in d["results"]])
         outcome = f"lost: {', '.join(lost)}" if lost else "nothing lost"
         return (
-            f"EMP from {self.ship(d['by'])}: {d['hits']} hit{'s' if d['hits'] != 1 else ''} on "
+            f"EMP from {self.ship(d['by'])}: {plural(d['hits'], 'hit')} on "
             f"{self.ship(d['ship'])}, its vulnerable systems roll {dice} (lost on "
             f"{d['hits']} or less) — {outcome}."
         )
@@ -385,7 +377,7 @@ class Teller(FighterWords):
 
     def _system_damaged(self, d: Mapping[str, Any], e: Any) -> str:
         name = self.ship(d["ship"])
-        text = f"{_cap(name)}'s {system_label(d['type'])} ({d['system']}) {d['status']}"
+        text = f"{_one(_cap(name))} {system_label(d['type'])} ({d['system']}) {d['status']}"
         if d.get("cause") in ("needle", "emp"):
             text += f" by {'a needle beam' if d['cause'] == 'needle' else 'EMP'}"
         if d.get("beyond_repair"):
@@ -397,7 +389,7 @@ class Teller(FighterWords):
         elif "out_of_control" in d:
             text += f": out of control for its next {_n(d['out_of_control'], 'activation')}"
         if "life_support_turns" in d:
-            text += f": life support fails in {d['life_support_turns']} turns"
+            text += f": life support fails in {plural(d['life_support_turns'], 'turn')}"
         if d["system"] == "core":
             text += ": the power core is critical"
         return text + "."
@@ -413,14 +405,14 @@ class Teller(FighterWords):
     def _core_roll(self, d: Mapping[str, Any], e: Any) -> str:
         result = "it explodes" if d["exploded"] else "it holds"
         return (
-            f"{_cap(self.ship(d['ship']))}'s critical core rolls {d['die']} "
+            f"{_one(_cap(self.ship(d['ship'])))} critical core rolls {d['die']} "
             f"(explodes on {d['needed']}+): {result}."
         )
 
     def _damage_control(self, d: Mapping[str, Any], e: Any) -> str:
         parts = [
             f"{a['system'].replace('_', ' ')} {'repaired' if a['repaired'] else 'not repaired'} "
-            f"({a['parties']} part{'ies' if a['parties'] != 1 else 'y'}: "
+            f"({plural(a['parties'], 'party', 'parties')}: "
             f"{a['die']} vs {a['needed']}+)"
             for a in d["attempts"]
         ]
@@ -475,16 +467,16 @@ class Teller(FighterWords):
         if e.get("redacted") or "markers" not in d:
             # the other side learns that the step ran, never what it did
             what = f"ordnance and {craft}" if craft else "ordnance"
-            return f"{_cap(self.ship(d['ship']))}'s {what} acted in secret."
+            return f"{_one(_cap(self.ship(d['ship'])))} {what} acted in secret."
         how = " on standing orders" if d.get("standing") else ""
         if not d["markers"]:
             nothing = "nothing launched or moved" if craft else "nothing in flight"
-            return f"{_cap(self.ship(d['ship']))}'s step 2{how}: {nothing}."
+            return f"{_one(_cap(self.ship(d['ship'])))} step 2{how}: {nothing}."
         for m in d["markers"]:
             if m.get("kind") in GROUP_KINDS:
                 self._group_seen({**m, "side": self.sides.get(d["ship"])})
         parts = [self._acted(m) for m in d["markers"]]
-        return f"{_cap(self.ship(d['ship']))}'s ordnance acted{how}: " + "; ".join(parts) + "."
+        return f"{_one(_cap(self.ship(d['ship'])))} ordnance acted{how}: " + "; ".join(parts) + "."
 
     def _acted(self, m: Mapping[str, Any]) -> str:
         if m.get("kind") in GROUP_KINDS:
@@ -545,7 +537,7 @@ class Teller(FighterWords):
         missile = _cap(self._whose(d["ship"], "heavy_missile", d.get("missile")))
         target = self.ship(d["target"])
         if d.get("destroyed"):
-            return f"{missile} was destroyed by {target}'s defences."
+            return f"{missile} was destroyed by {_one(target)} defences."
         text = f"{missile} hit {target}: rolled {_dice(list(d.get('rolled', ())))}"
         if d.get("emp_hits") is not None:
             return text + f", {_n(d['emp_hits'], 'EMP hit')}."
@@ -553,7 +545,7 @@ class Teller(FighterWords):
             aimed = d.get("needle_system") or "the hull"
             text += f", {_n(d['needles'], 'needle die')} at {aimed}"
             if d.get("sixes"):
-                text += f" ({d['sixes']} six{'es' if d['sixes'] != 1 else ''})"
+                text += f" ({plural(d['sixes'], 'six', 'sixes')})"
         damage = d.get("armour_damage", 0) + d.get("hull_damage", 0)
         if damage or d.get("needles") is None:
             text += f" → {damage} damage{self._split(d)}"
@@ -588,7 +580,7 @@ class Teller(FighterWords):
         whose = _cap(self.ship(d["ship"]))
         if e.get("redacted") or "loads" not in d:
             # the other side learns that a magazine failed, never what it held
-            return f"{whose}'s magazine lost whatever it held."
+            return f"{_one(whose)} magazine lost whatever it held."
         lost = [
             _n(
                 n,
@@ -640,7 +632,7 @@ class Teller(FighterWords):
                 self._group_seen({"marker": f["group"], "side": f.get("side")})
                 who = f"{self.group(f['group'])} → {f['against']}"  # after a colon: no capital
             else:
-                who = f"{self.names.get(f['ship'], f['ship'])}'s {f['system']} → {f['against']}"
+                who = f"{_one(self.names.get(f['ship'], f['ship']))} {f['system']} → {f['against']}"
             group = self.known_groups.get(f["against"])
             craft = "missile" if group is None else "drone" if group[1] == "drones" else "fighter"
             if f.get("destroyed"):

@@ -78,13 +78,15 @@ async def test_a_non_ascii_rewind_point_is_an_inline_error_and_changes_nothing(
         before = await state_of(client, game)
         for value in [*NOT_ASCII, TOO_BIG, "-1", ""]:
             r = await admin.form(
-                f"/games/{game.id}/referee/rewind", {"to_seq": value, "reason": "test"}
+                f"/games/{game.id}/referee/rewind",
+                {"to_seq": value, "reason": "test", "confirm": "yes"},
             )
             assert r.status_code == 422, (value, r.status_code, r.text[:300])
             assert "choose the command to rewind to" in element(r.text, "action-error"), value
             assert await state_of(client, game) == before, value
         # an ASCII seq still rewinds
-        r = await admin.form(f"/games/{game.id}/referee/rewind", {"to_seq": "1", "reason": "ok"})
+        fields = {"to_seq": "1", "reason": "ok", "confirm": "yes"}
+        r = await admin.form(f"/games/{game.id}/referee/rewind", fields)
         assert r.status_code == 303, r.text
     finally:
         await admin.close()
