@@ -84,6 +84,8 @@ PAGES: list[Shown] = [
     Shown("game-spectator", "anon", lambda s: f"/games/{s.game}", ready="#map"),
     Shown("game-referee", "referee", lambda s: f"/games/{s.game}", ready="#map"),
     Shown("game-finished", "A", lambda s: f"/games/{s.finished}", ready="#replay"),
+    Shown("replay", "A", lambda s: f"/games/{s.finished}/replay", ready="#after-summary"),
+    Shown("help", "anon", lambda s: "/help", ready="#term-overwatch"),
     Shown(
         "seat-link", "A", lambda s: f"/games/{s.game}", _submit("form.seat-link button"), "#seat-link"
     ),
