@@ -22,6 +22,7 @@ volley, B moved away, finished) and proves:
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -62,6 +63,7 @@ ROOT_TAG = {
     "controls": '<section id="controls"',
     "sheets": '<section id="sheets"',
     "log": '<section id="log"',
+    "shiplist": '<section id="shiplist"',
 }
 # the golden blocks: (checkpoint, seat, fragment) of the game created by side A
 GOLDENS = {
@@ -306,7 +308,7 @@ def check_step(step: str, seat: str, parts: dict[str, str]) -> None:
             r"\s+", " ", re.search(r'<span class="phase">(.*?)</span>', status, re.S).group(1)
         )  # type: ignore[union-attr]
         expected = "Your activation: Vigilant" if seat == "A" else "Picket's activation: Vigilant"
-        assert phase.strip() == expected, (seat, phase)
+        assert htmllib.unescape(phase.strip()) == expected, (seat, phase)
     if step == "fire_window":
         assert ('id="fire-form"' in controls) == player, (step, seat)
         if player:

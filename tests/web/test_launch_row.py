@@ -26,6 +26,7 @@ def _row(**option: Any) -> str:
         "v": {"movement": "cinematic", "table": {"width": 72, "height": 48}},
         "ship_name": lambda ship_id: {"a1": "Lance", "b1": "Vigilant"}[ship_id],
         "needle_types": [],
+        "kept": {},  # what a refused form sent back (none here)
     }
     return templates.env.get_template("launch_row.html").render(context)
 
