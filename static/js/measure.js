@@ -225,11 +225,13 @@
     event.stopPropagation();
     if (on) event.preventDefault();
     drag = { ship: ship, onShip: !!own, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
-    try { wrap.setPointerCapture(event.pointerId); } catch (e) { /* a synthetic pointer */ }
   }, true);
   wrap.addEventListener("pointermove", function (event) {
     if (!drag) return;
     if (!drag.moved && Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) <= 4) return;
+    // the pointer is captured only once it is a drag: captured from the press, a plain click
+    // on a ship would land on the map's frame and no longer select the ship
+    if (!drag.moved) { try { wrap.setPointerCapture(drag.id); } catch (e) { /* a synthetic pointer */ } }
     drag.moved = true;
     event.stopPropagation();
     readout().setAttribute("aria-busy", "true");  // read out once, when the drag ends

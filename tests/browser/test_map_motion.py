@@ -25,6 +25,7 @@ from app.rules.geometry import Vec, bearing, in_arc
 from tests.browser.conftest import (
     API,
     TIMEOUT_MS,
+    TOUR_SEEN,
     FacingShips,
     OpenPage,
     Referee,
@@ -120,6 +121,7 @@ def test_measure_and_animations(
     a_errors = errors_of(a)
     still = browser.new_context(reduced_motion="reduce", viewport={"width": 1280, "height": 900})
     still.set_default_timeout(TIMEOUT_MS)
+    still.add_init_script(TOUR_SEEN)  # the tour's box would lie over the map and take the drag
     try:
         b = still.new_page()
         b_errors = errors_of(b)

@@ -308,6 +308,15 @@ def test_title_says_your_move_and_the_dot_goes_up(
     form.locator("input[name=speed_change]").fill("4")
     form.locator("input[name=turn]").fill("3")
     expect(mover.locator("#preview-text")).to_contain_text("exceeds thrust 6")
+    # the page turns Move off and says why ...
+    expect(form.get_by_role("button", name="Move", exact=True)).to_be_disabled()
+    expect(mover.locator("#move-why")).to_contain_text("Move is off: ")
+    # ... and were the orders sent all the same (a page behind, a hand-made post), the server's
+    # refusal comes back inline: the form's own checks are lifted to send them
+    form.evaluate(
+        "f => { document.activeElement.blur(); f.noValidate = true;"
+        " f.querySelector('#move-button').disabled = false; }"
+    )  # blurred first: the field's change event would redraw the preview and turn Move off again
     with act_response(mover) as refused:
         form.get_by_role("button", name="Move", exact=True).click()
     assert refused.value.status == 422

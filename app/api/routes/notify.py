@@ -24,15 +24,19 @@ class WebhookIn(_One):
     webhook: str | None = Field(description="an http(s) URL to POST to; null removes it")
 
 
-class PushKeysIn(BaseModel):
+class PushKeysIn(_One):
     p256dh: str = Field(max_length=200)
     auth: str = Field(max_length=100)
 
 
-class PushSubscriptionIn(BaseModel):
-    """The browser's ``PushSubscription.toJSON()`` (other members are ignored)."""
+class PushSubscriptionIn(_One):
+    """The browser's ``PushSubscription.toJSON()``: exactly its members, so that the document
+    says all a body may hold (an unknown member is refused with its name, not ignored)."""
 
     endpoint: str = Field(max_length=2000)
+    expirationTime: float | None = Field(  # noqa: N815 (the browser's own member name)
+        default=None, description="when the browser says the subscription ends (not used)"
+    )
     keys: PushKeysIn
 
 
