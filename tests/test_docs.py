@@ -148,3 +148,20 @@ def test_the_readme_names_both_source_documents() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert '"FT Pinging"' in readme
     assert '"Full Thrust: Systems Compendium"' in readme
+
+
+# a Markdown link or image: [text](target) with a relative target (no scheme, no bare anchor)
+_LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("path", OWN_DOCS, ids=lambda p: p.name)
+def test_every_relative_link_names_a_file_in_the_repository(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    missing = []
+    for target in _LINK.findall(text):
+        local = target.split("#", 1)[0]
+        if local.startswith("/"):  # a path on the running server, not a file
+            continue
+        if local and not (path.parent / local).exists():
+            missing.append(target)
+    assert not missing, missing

@@ -28,6 +28,9 @@ MARKINGS = {
     "capital": "M0,-1.45 L0,0.55 M-0.62,-0.15 L0.62,-0.15",
 }
 HALO = {"escort": 2.0, "cruiser": 2.5, "capital": 3.1}  # the selection ring's radius, mu
+# what the page says of a silhouette: its size, not a class name, which would clash with the
+# design's own class ("Lance, frigate" drawn as a small hull, not called an "escort")
+WORDS = {"escort": "small hull", "cruiser": "medium hull", "capital": "large hull"}
 
 
 def hull_class(mass: float | None) -> str:

@@ -393,7 +393,9 @@ def roster(view: Mapping[str, Any], markers: Sequence[Marker]) -> list[dict[str,
                 "name": s["name"],
                 "side": s["side"],
                 "role": role,
-                "cls": hulls.hull_class(s["design"].get("mass")),
+                # the design's own class (as on its record sheet), else the hull's size
+                "cls": s["design"].get("class")
+                or hulls.WORDS[hulls.hull_class(s["design"].get("mass"))],
                 "where": f"({at['x']:.1f}, {at['y']:.1f})" if at else "unknown",
                 "heading": _clock(heading) if at else "",
                 "speed": _motion(view, s) if own else "",
@@ -574,7 +576,7 @@ def legend(seat: str, side_names: Mapping[str, str]) -> list[dict[str, Any]]:
             }
             for c in hulls.CLASSES
         ],
-        "text": f"escort, cruiser, capital (by mass: up to {hulls.ESCORT}, up to "
+        "text": f"small, medium and large hulls (mass up to {hulls.ESCORT}, up to "
         f"{hulls.CRUISER}, more)",
     }
     lines.append(sizes)

@@ -53,7 +53,7 @@ from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.systems import HEAVY_MISSILE_TYPES, LAUNCHER_TYPES, REACH, SYSTEMS, system_label
 from app.store.db import Database
 from app.web import clocks as web_clocks
-from app.web import forms, grammar, groups, limits, mapfx, mapview, odds, seat_links
+from app.web import forms, grammar, groups, hulls, limits, mapfx, mapview, odds, seat_links
 from app.web.browser import move_legacy
 from app.web.security import CsrfFailed, check_csrf, csrf_token, issue_cookies, set_seat
 from app.web.words import CLOCK, Teller, odds_words
@@ -118,6 +118,7 @@ templates.env.filters["system_label"] = system_label
 templates.env.globals["ring_radii"] = mapview.rings
 templates.env.filters["system_pending"] = _system_pending
 templates.env.filters["kind_words"] = mapview.kind_words
+templates.env.globals["hull_words"] = hulls.WORDS
 
 
 def _compact_json(value: Any) -> Markup:

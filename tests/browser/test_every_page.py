@@ -207,8 +207,6 @@ def _check(page: Page, shown: Shown, setup: SetUp, size: str, errors: list[str])
     if os.environ.get("PINGDUEL_SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{shown.name}-{size}.png"), full_page=True)
-        if os.environ.get("TMPVIEW"):  # TEMP
-            page.screenshot(path=f"/tmp/mview/{shown.name}-{size}.png")
     problems += errors
     errors.clear()
     return [f"{shown.name} {size}: {p}" for p in problems]
