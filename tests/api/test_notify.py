@@ -247,7 +247,8 @@ async def test_who_may_set_and_what_is_shown(client: httpx.AsyncClient) -> None:
     # a subscription holds the browser's members and no others: an unknown one is named
     sub = {"endpoint": "https://push.example/x", "expirationTime": None, "keys": {"p256dh": "k"}}
     r = await client.post(
-        path, json={"push": {**sub, "extra": 1, "keys": {"p256dh": "k", "auth": "a"}}},
+        path,
+        json={"push": {**sub, "extra": 1, "keys": {"p256dh": "k", "auth": "a"}}},
         headers=duel.auth("A"),
     )
     assert r.status_code == 422 and r.json()["code"] == "invalid_request"

@@ -87,7 +87,11 @@ PAGES: list[Shown] = [
     Shown("replay", "A", lambda s: f"/games/{s.finished}/replay", ready="#after-summary"),
     Shown("help", "anon", lambda s: "/help", ready="#term-overwatch"),
     Shown(
-        "seat-link", "A", lambda s: f"/games/{s.game}", _submit("form.seat-link button"), "#seat-link"
+        "seat-link",
+        "A",
+        lambda s: f"/games/{s.game}",
+        _submit("form.seat-link button"),
+        "#seat-link",
     ),
 ]
 
@@ -191,7 +195,8 @@ def _console(page: Page, message: ConsoleMessage, errors: list[str]) -> None:
     status (a message page answers 404 on purpose)."""
     if message.type != "error":
         return
-    if message.text.startswith("Failed to load resource") and message.location.get("url") == page.url:
+    own = message.location.get("url") == page.url
+    if message.text.startswith("Failed to load resource") and own:
         return
     errors.append(f"console error: {message.text}")
 

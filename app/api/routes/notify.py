@@ -34,7 +34,7 @@ class PushSubscriptionIn(_One):
     says all a body may hold (an unknown member is refused with its name, not ignored)."""
 
     endpoint: str = Field(max_length=2000)
-    expirationTime: float | None = Field(  # noqa: N815 (the browser's own member name)
+    expirationTime: float | None = Field(  # the browser's own member name
         default=None, description="when the browser says the subscription ends (not used)"
     )
     keys: PushKeysIn
