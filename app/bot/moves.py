@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,11 +30,10 @@ _ZONE_MARGIN = 0.01
 
 @dataclass(frozen=True)
 class Candidate:
-    """One order and where it takes the ship; ``speed`` is the speed (or |velocity|) after."""
+    """One order and where it takes the ship."""
 
     orders: dict[str, Any]
     end: Vec
-    speed: float
     coast: Vec  # where one more turn of "no change" would take it: off the table is a trap
 
 
@@ -84,7 +83,10 @@ def placement(
 
 
 def deployment(
-    view: View, rng: random.Random, heading_of: Any = None, speed_share: float | None = None
+    view: View,
+    rng: random.Random,
+    heading_of: Callable[[Vec], int] | None = None,
+    speed_share: float | None = None,
 ) -> dict[str, Any]:
     """The seat's ``deploy`` command: every own ship placed (``heading_of(position)`` faces it)."""
     ships = []
@@ -133,7 +135,7 @@ def _vector(pos: Vec, heading: int, vel: Vec, limits: Mapping[str, Any]) -> list
             res = move_vector(pos, heading, vel, VectorOrders(r, n))
             new = res.velocity if res.velocity is not None else vel
             coast = move_vector(res.position, res.heading, new, VectorOrders(0, 0)).position
-            out.append(Candidate({"rotate": r, "thrust": n}, res.position, new.length(), coast))
+            out.append(Candidate({"rotate": r, "thrust": n}, res.position, coast))
     return out
 
 
@@ -147,7 +149,7 @@ def _cinematic(pos: Vec, heading: int, speed: int, limits: Mapping[str, Any]) ->
             res = move_cinematic(pos, heading, speed, CinematicOrders(s, t))
             coast = move_cinematic(res.position, res.heading, speed + s, CinematicOrders(0, 0))
             orders = {"speed_change": s, "turn": t}
-            out.append(Candidate(orders, res.position, float(speed + s), coast.position))
+            out.append(Candidate(orders, res.position, coast.position))
     return out
 
 
