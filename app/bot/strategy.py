@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from app.bot.seat import Command, View, awaited, commands, legal, ship
 
@@ -113,7 +113,10 @@ class SeatPlayer:
 STRATEGIES: dict[str, type[SeatPlayer]] = {}
 
 
-def registered(cls: type[SeatPlayer]) -> type[SeatPlayer]:
+P = TypeVar("P", bound=SeatPlayer)
+
+
+def registered(cls: type[P]) -> type[P]:
     STRATEGIES[cls.name] = cls
     return cls
 
