@@ -8,21 +8,23 @@ activation, which never breaks the rule.)
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any
 
 from app.bot import fire as fire_choice
-from app.bot import moves
+from app.bot import moves, step2
 from app.bot.seat import Command, View, core_critical, legal, out_of_control, own_ships, ship
 from app.bot.strategy import SeatPlayer, registered
-from app.rules.geometry import Table
+from app.rules.geometry import Table, Vec
 
 PING_RATE = 0.35  # chance to ping when the ship may
 FIRE_RATE = 0.8  # chance to fire at all in a window
 LAUNCH_RATE = 0.5  # chance that a ready launcher launches at an offered aim point
 CORE_RATE = 0.3  # chance to make a core choice when one is offered
 ATTACK_RATE = 0.85  # chance that a group attacks when it must choose
+ORDERS_RATE = 0.5  # chance to give step 2 its orders rather than leave it to standing orders
 CARELESS = 0.1  # chance to take any order that stays on the table, even one it cannot coast on
 
 
@@ -49,6 +51,19 @@ class Cadet(SeatPlayer):
         if self.pings(view, chosen, rng):
             return {"type": "ping", "ship": ship_id}
         return self.move(view, chosen, rng)
+
+    def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
+        """Now and then step 2 by orders: every marker that may move and every ready bay's
+        group to a random point within its reach; otherwise standing orders."""
+        if rng.random() >= ORDERS_RATE:
+            return None
+
+        def anywhere(here: Vec, reach: float) -> Vec:
+            angle = rng.uniform(0.0, 2 * math.pi)
+            length = reach * math.sqrt(rng.random())
+            return Vec(here.x + length * math.sin(angle), here.y + length * math.cos(angle))
+
+        return step2.markers_command(view, active, anywhere, launch=rng.random() < LAUNCH_RATE)
 
     def pings(self, view: View, active: Mapping[str, Any], rng: random.Random) -> bool:
         return bool(active["overwatch"]) and rng.random() < PING_RATE

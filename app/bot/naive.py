@@ -14,14 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.bot import fire as fire_choice
-from app.bot import moves
+from app.bot import moves, step2
 from app.bot.cadet import attack_choice, attackable
 from app.bot.seat import Command, View, enemy_marks, legal, nearest, out_of_control, ship
 from app.bot.strategy import SeatPlayer, registered
 from app.rules.geometry import Table, Vec, Zone
 
 DEPLOY_SPEED = 0.5  # half its starting maximum: there is no hurry towards a guess
-_SHORT = 0.99  # orders aimed a hair inside a reach, so the engine's own check never rounds out
 
 
 @registered
@@ -73,26 +72,8 @@ class Naive(SeatPlayer):
     def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
         """Step 2 by orders: each heavy missile and group that may move goes at the nearest
         mark as far as it reaches; every ready bay launches towards it."""
-        table = Table.from_dict(view["table"])
         goal = goal_of(view, active)
-        orders = []
-        for item in legal(view)["markers"]:
-            if float(item["reach"]) <= 0:
-                continue  # an engaged group, a salvo: nothing to order
-            here = Vec.from_dict(item["from"])
-            to = _within(table, here, goal, float(item["reach"]))
-            orders.append({"marker": item["marker"], "to": to.to_dict()})
-        here = Vec.from_dict(active["position"])
-        launches = [
-            {"bay": bay["bay"], "to": _within(table, here, goal, float(bay["reach"])).to_dict()}
-            for bay in legal(view).get("launch", [])
-        ]
-        if not orders and not launches:
-            return None
-        command: dict[str, Any] = {"type": "markers", "ship": active["id"], "orders": orders}
-        if launches:
-            command["launch"] = launches
-        return command
+        return step2.markers_command(view, active, lambda here, reach: goal)
 
 
 def goal_of(view: View, active: Mapping[str, Any]) -> Vec:
@@ -105,12 +86,3 @@ def _enemy_zone_centre(view: View) -> Vec:
     enemy = next(side for side in view["deployment_zones"] if side != view["you"])
     zone = Zone.from_dict(view["deployment_zones"][enemy])
     return Vec((zone.x0 + zone.x1) / 2, (zone.y0 + zone.y1) / 2)
-
-
-def _within(table: Table, here: Vec, goal: Vec, reach: float) -> Vec:
-    """``goal``, or the point that far along the way to it, kept on the table (clamping towards
-    a table that holds ``here`` never lengthens the way)."""
-    way = goal - here
-    length = way.length()
-    point = goal if length <= reach * _SHORT else here + way * (reach * _SHORT / length)
-    return Vec(min(max(point.x, 0.0), table.width), min(max(point.y, 0.0), table.height))
