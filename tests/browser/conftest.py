@@ -148,6 +148,20 @@ def create_and_claim(
 
 
 # -- the referee's truth over the REST API ---------------------------------------------------------
+def api_get(server: LiveServer, path: str, token: str) -> Any:
+    """A GET of the API with a seat's (or the admin's) token; anything but 200 fails the test."""
+    r = httpx.get(
+        f"{server.url}{API}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def seat_view(server: LiveServer, game_id: str, token: str) -> Any:
+    """The game as the seat of ``token`` sees it (``GET /api/v1/games/{id}``)."""
+    return api_get(server, f"/games/{game_id}", token)
+
+
 class Referee:
     """Reads games as the admin (the referee of every game)."""
 
@@ -155,13 +169,7 @@ class Referee:
         self.server = server
 
     def _get(self, path: str) -> Any:
-        r = httpx.get(
-            f"{self.server.url}/api/v1{path}",
-            headers={"Authorization": f"Bearer {ADMIN}"},
-            timeout=10,
-        )
-        assert r.status_code == 200, r.text
-        return r.json()
+        return api_get(self.server, path, ADMIN)
 
     def view(self, game_id: str) -> dict[str, Any]:
         result: dict[str, Any] = self._get(f"/games/{game_id}")

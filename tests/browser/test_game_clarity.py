@@ -18,32 +18,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from app.deps import seat_cookie
 from tests.browser.conftest import (
-    API,
     SHOTS,
     OpenPage,
     Referee,
     api_post,
     create_and_claim,
     screenshot,
+    seat_view,
 )
 from tests.conftest import ADMIN, LiveServer
 
 SIDE_NAMES = {"A": "Patrol", "B": "Raiders"}
-
-
-def _view(server: LiveServer, game_id: str, token: str) -> Any:
-    r = httpx.get(
-        f"{server.url}{API}/games/{game_id}",
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
-    )
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def fire_window(
@@ -78,14 +67,14 @@ def fire_window(
     ]
     api_post(server, here, {"type": "deploy", "ships": b_placements}, tokens["B"])
     for _ in range(len(b_ships)):
-        phase = _view(server, game_id, tokens["B"])["phase"]
+        phase = seat_view(server, game_id, tokens["B"])["phase"]
         if phase["side"] != "B":
             break
         ship = phase["legal"]["activatable"][0]
         stay = {"type": "move", "ship": ship, "orders": {"speed_change": 0, "turn": 0}}
         api_post(server, here, stay, tokens["B"])
         api_post(server, here, {"type": "end_activation", "ship": ship}, tokens["B"])
-    assert _view(server, game_id, tokens["A"])["phase"]["side"] == "A"
+    assert seat_view(server, game_id, tokens["A"])["phase"]["side"] == "A"
     api_post(server, here, {"type": "ping", "ship": "a1"}, tokens["A"])
     return game_id, tokens
 
@@ -269,7 +258,7 @@ def test_a_side_with_nothing_in_reach_is_told_why_it_still_answers_every_window(
             # A holds too; Lance pinged before moving: it moves now (standing still), and its
             # activation ends; then B's scout pings and reveals it again (no ECM on a destroyer)
             here = f"/games/{game_id}/commands"
-            a_window = _view(live_server, game_id, tokens["A"])["phase"]["legal"]["window"]
+            a_window = seat_view(live_server, game_id, tokens["A"])["phase"]["legal"]["window"]
             api_post(
                 live_server, here, {"type": "fire", "window": a_window, "shots": []}, tokens["A"]
             )

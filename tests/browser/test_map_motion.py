@@ -18,12 +18,10 @@ import math
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from app.rules.geometry import Vec, bearing, in_arc
 from tests.browser.conftest import (
-    API,
     TIMEOUT_MS,
     TOUR_SEEN,
     FacingShips,
@@ -32,6 +30,7 @@ from tests.browser.conftest import (
     enter_by_seat_link,
     screen_point,
     screenshot,
+    seat_view,
 )
 from tests.conftest import LiveServer
 
@@ -70,16 +69,6 @@ def expected(ship: dict[str, Any], x: float, y: float) -> tuple[str, dict[str, s
         n = next((i for i, b in enumerate(w["bands"], 1) if rng <= b["to"] + 1e-9), None)
         bands[w["id"]] = f"band {n} ({w['bands'][n - 1]['dice']})" if n else "out of range"
     return words, bands
-
-
-def _view(server: LiveServer, game: FacingShips, side: str) -> Any:
-    r = httpx.get(
-        f"{server.url}{API}/games/{game.id}",
-        headers={"Authorization": f"Bearer {game.tokens[side]}"},
-        timeout=10,
-    )
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
@@ -129,8 +118,12 @@ def test_measure_and_animations(
         for page in (a, b):
             expect(page.locator("#fx-data")).to_be_attached()
             page.evaluate(WATCH)
-        a_ship = next(s for s in _view(live_server, game, "A")["ships"] if s["id"] == "a1")
-        b_ship = next(s for s in _view(live_server, game, "B")["ships"] if s["id"] == "b1")
+        a_ship = next(
+            s for s in seat_view(live_server, game.id, game.tokens["A"])["ships"] if s["id"] == "a1"
+        )
+        b_ship = next(
+            s for s in seat_view(live_server, game.id, game.tokens["B"])["ships"] if s["id"] == "b1"
+        )
 
         # A: a drag from its ship measures, and the map does not pan
         toggle = a.get_by_role("button", name="Measure")

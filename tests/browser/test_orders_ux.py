@@ -21,23 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from app.deps import seat_cookie
 from app.rules.movement import cinematic_limits
-from tests.browser.conftest import API, OpenPage, Referee, api_post, create_and_claim
+from tests.browser.conftest import OpenPage, Referee, api_post, create_and_claim, seat_view
 from tests.conftest import LiveServer
-
-
-def _view(server: LiveServer, game_id: str, token: str) -> Any:
-    r = httpx.get(
-        f"{server.url}{API}/games/{game_id}",
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
-    )
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def _at(ship: str, x: float, y: float, heading: int, speed: int) -> dict[str, Any]:
@@ -66,11 +55,11 @@ def a_to_activate(server: LiveServer) -> tuple[str, dict[str, str]]:
     a_ships = [_at("a1", 36, 8, 0, 0), _at("a2", 44, 3, 6, 2)]
     api_post(server, here, {"type": "deploy", "ships": a_ships}, tokens["A"])
     api_post(server, here, {"type": "deploy", "ships": [_at("b1", 36, 16, 6, 0)]}, tokens["B"])
-    if _view(server, game_id, tokens["B"])["phase"]["side"] == "B":
+    if seat_view(server, game_id, tokens["B"])["phase"]["side"] == "B":
         stay = {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}}
         api_post(server, here, stay, tokens["B"])
         api_post(server, here, {"type": "end_activation", "ship": "b1"}, tokens["B"])
-    assert _view(server, game_id, tokens["A"])["phase"]["step"] == "activate"
+    assert seat_view(server, game_id, tokens["A"])["phase"]["step"] == "activate"
     return game_id, tokens
 
 
@@ -99,7 +88,9 @@ def test_orders_say_their_limits_refuse_what_the_rules_refuse_and_answer_keys(
 ) -> None:
     game_id, tokens = a_to_activate(live_server)
     mine = {
-        s["id"]: s for s in _view(live_server, game_id, tokens["A"])["ships"] if s["side"] == "A"
+        s["id"]: s
+        for s in seat_view(live_server, game_id, tokens["A"])["ships"]
+        if s["side"] == "A"
     }
     page = seat_page(open_page, live_server, game_id, tokens["A"])
     form = page.locator("#orders-form")
@@ -170,13 +161,13 @@ def test_orders_say_their_limits_refuse_what_the_rules_refuse_and_answer_keys(
     fire = page.locator("#fire-form")
     expect(fire).to_be_visible()
     expect(fire.locator("[data-odds='a1|beam-1|b1']")).to_have_text("expect 2.40 hits, 2.40 damage")
-    options = _view(live_server, game_id, tokens["A"])["phase"]["legal"]["fire_options"]
+    options = seat_view(live_server, game_id, tokens["A"])["phase"]["legal"]["fire_options"]
     shots = [o for o in options if "launch" not in o]
     expect(fire.locator("[data-odds]")).to_have_count(len(shots))
     unfocus(page)
     page.keyboard.press("o")  # hold fire
     expect(fire).to_have_count(0)
-    window = _view(live_server, game_id, tokens["B"])["phase"]["legal"]
+    window = seat_view(live_server, game_id, tokens["B"])["phase"]["legal"]
     if "fire" in window["commands"]:
         hold = {"type": "fire", "window": window["window"], "shots": []}
         api_post(live_server, f"/games/{game_id}/commands", hold, tokens["B"])
@@ -188,7 +179,7 @@ def test_orders_say_their_limits_refuse_what_the_rules_refuse_and_answer_keys(
     unfocus(page)
     page.keyboard.press("Enter")
     expect(page.locator("#named-ship")).to_have_count(0)
-    view = _view(live_server, game_id, tokens["B"])
+    view = seat_view(live_server, game_id, tokens["B"])
     if view["phase"]["side"] == "B":
         here = f"/games/{game_id}/commands"
         stay = {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}}
