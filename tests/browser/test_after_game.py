@@ -19,8 +19,9 @@ from tests.browser.conftest import (
     api_post,
     create_and_claim,
     screenshot,
+    seat_view,
 )
-from tests.browser.test_game_clarity import _view, seat_page
+from tests.browser.test_game_clarity import seat_page
 from tests.conftest import LiveServer
 from tests.web import first_shots
 
@@ -47,7 +48,7 @@ def _game(server: LiveServer) -> tuple[str, dict[str, str]]:
     for side, ship, y, heading in (("A", "a1", 8, 0), ("B", "b1", 18, 6)):
         at = {"ship": ship, "position": {"x": 36, "y": y}, "heading": heading, "speed": 0}
         api_post(server, here, {"type": "deploy", "ships": [at]}, tokens[side])
-    if _view(server, game_id, tokens["B"])["phase"]["side"] == "B":
+    if seat_view(server, game_id, tokens["B"])["phase"]["side"] == "B":
         stay = {"type": "move", "ship": "b1", "orders": {"speed_change": 0, "turn": 0}}
         api_post(server, here, stay, tokens["B"])
         api_post(server, here, {"type": "end_activation", "ship": "b1"}, tokens["B"])
@@ -58,7 +59,7 @@ def _game(server: LiveServer) -> tuple[str, dict[str, str]]:
 def _fire(server: LiveServer, game_id: str, tokens: dict[str, str]) -> None:
     """Both sides answer the window, each with a shot per weapon that can reach."""
     for side in ("A", "B"):
-        v = _view(server, game_id, tokens[side])
+        v = seat_view(server, game_id, tokens[side])
         if side in v["phase"]["awaiting"]:
             fire = {
                 "type": "fire",
