@@ -136,6 +136,10 @@ def test_a_refereed_game_live_with_confirmed_actions_and_a_clean_console(
     ref.wait_for_function(
         "n => document.querySelectorAll('.htmx-request').length === n", arg=blocks
     )
+    for _ in range(200):  # the route handlers run as Playwright delivers them: wait for each
+        if len(held) >= blocks:
+            break
+        ref.wait_for_timeout(50)
     out = len(held)  # the old page's refreshes, each held out
     with ref.expect_navigation():
         rewind.get_by_role("button", name="Rewind").click()
