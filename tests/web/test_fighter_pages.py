@@ -196,6 +196,8 @@ async def b_fires_at(
     truth = await api_view(client, game, "admin")
     if truth["phase"]["side"] != "B" or truth["status"] != "active":
         return  # A won the next roll-off: B's ping comes later (covered by the browser test)
+    if truth["phase"]["step"] not in ("activate", "start") or "B" not in truth["phase"]["awaiting"]:
+        return  # B is asked something else first (a window the dice opened): same as above
     page = (await b["B"].page(game.id)).text
     await send(
         b["B"], game, form_with(page, 'id="orders-form"'), [("ship", "b1"), ("type", "ping")]
