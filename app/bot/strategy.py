@@ -22,6 +22,7 @@ player may make it first, whenever it is asked anything.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
@@ -38,7 +39,7 @@ class Strategy(Protocol):
         ...
 
 
-class SeatPlayer:
+class SeatPlayer(ABC):
     """A strategy by parts: one method per decision the game can await a seat for."""
 
     name = "seat player"
@@ -81,8 +82,9 @@ class SeatPlayer:
     def core(self, view: View, rng: random.Random) -> Command | None:
         return None  # the core is left to its fate: the rolls are the rules' own
 
+    @abstractmethod
     def deploy(self, view: View, rng: random.Random) -> Command:
-        raise NotImplementedError
+        """Every strategy plays this decision its own way (no shared default)."""
 
     def fire(self, view: View, rng: random.Random) -> Command:
         return {"type": "fire", "window": legal(view)["window"], "shots": []}
@@ -97,8 +99,9 @@ class SeatPlayer:
         choices = [{"marker": g["marker"], "attack": None} for g in legal(view)["fighters"]]
         return {"type": "fighters", "choices": choices}
 
+    @abstractmethod
     def activate(self, view: View, rng: random.Random) -> Command:
-        raise NotImplementedError
+        """Every strategy plays this decision its own way (no shared default)."""
 
     def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
         return None  # None: step 2 runs on standing orders when the ship moves
@@ -106,8 +109,9 @@ class SeatPlayer:
     def pings(self, view: View, active: Mapping[str, Any], rng: random.Random) -> bool:
         return False
 
+    @abstractmethod
     def move(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command:
-        raise NotImplementedError
+        """Every strategy plays this decision its own way (no shared default)."""
 
 
 STRATEGIES: dict[str, type[SeatPlayer]] = {}
