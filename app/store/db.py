@@ -12,13 +12,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
 import psycopg
-from sqlalchemy import event, text
+from sqlalchemy import event, make_url, text
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -43,6 +45,7 @@ def is_postgres_url(url: str) -> bool:
 def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
     if is_postgres_url(url):
         return _postgres_engine(url, pool_size)
+    _switch_to_wal(url)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -50,7 +53,6 @@ def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
         # take transaction control from the driver so that BEGIN IMMEDIATE is ours to send
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.execute("PRAGMA synchronous=NORMAL")
@@ -64,6 +66,29 @@ def make_engine(url: str, pool_size: int = 20) -> AsyncEngine:
         conn.exec_driver_sql("BEGIN" if reads else "BEGIN IMMEDIATE")
 
     return engine
+
+
+def _switch_to_wal(url: str, attempts: int = 60) -> None:
+    """Put the file in WAL mode (it stays so) before any pooled connection opens. Changing the
+    journal mode does not wait in SQLite's busy handler: connections that each asked for it at
+    once, from two engines or processes on a file the migrations left in rollback mode, failed
+    with "database is locked". So it is done once here, retried while another holds the lock."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    for attempt in range(attempts):
+        conn = sqlite3.connect(path, timeout=30)
+        try:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode == "wal" or conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":
+                return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+        finally:
+            conn.close()
+        time.sleep(0.01 * (1 + attempt % 5))  # once, at start-up, only while another switches
+    raise RuntimeError(f"could not put {path} in WAL mode")
 
 
 def _postgres_engine(url: str, pool_size: int) -> AsyncEngine:
