@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from app.bot.seat import Command, View, awaited, commands, legal, ship
@@ -34,6 +34,12 @@ class Strategy(Protocol):
 
     name: str
 
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        """The seat's events since the last call, as ``GET …/events`` gives them to the seat
+        (redacted for it), oldest first. A host calls it before each ``decide``; a strategy
+        with a memory (the captain's belief) builds it from these and nothing else."""
+        ...
+
     def decide(self, view: View, rng: random.Random) -> Command | None:
         """The command to send now, or None when the view does not await the seat."""
         ...
@@ -43,6 +49,10 @@ class SeatPlayer(ABC):
     """A strategy by parts: one method per decision the game can await a seat for."""
 
     name = "seat player"
+
+    def observe(self, events: Sequence[Mapping[str, Any]]) -> None:
+        """Kept by nothing: the cadet and the naive baseline decide from the view alone."""
+        return None
 
     def decide(self, view: View, rng: random.Random) -> Command | None:
         if not awaited(view):
