@@ -5,9 +5,9 @@ from __future__ import annotations
 import secrets
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.edge import settings_checks as checks
@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     # worker's rows count as away after app.play.presence.PRESENCE_FRESH
     presence_beat: float = 3.0
     clock_poll: float = 1.0  # seconds between a worker's polls of the due deadlines (issue 15)
+    # -- the computer opponent (issue 17: app/play/computer.py)
+    computer: bool = True  # PINGDUEL_COMPUTER=off: this worker plays no computer turns
+    computer_poll: float = 1.0  # seconds between a worker's looks for computer turns
+    computer_delay_scale: Annotated[float, Field(ge=0, le=10)] = 1.0  # 0: answers at once
     # -- browser hardening (issue 14: hardening helper)
     # Strict-Transport-Security's max-age on answers over https; 0 sends no HSTS header
     hsts_max_age: int = 60 * 60 * 24 * 365

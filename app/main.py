@@ -25,6 +25,7 @@ from app.live import stream
 from app.live.hub import Hub, PgListener
 from app.play import sender as notify_sender
 from app.play.clocks import deadline_worker
+from app.play.computer import ComputerOptions, computer_worker
 from app.play.errors import problem_body
 from app.play.presence import PresenceTracker
 from app.play.service import GameService, PlayOptions
@@ -99,6 +100,26 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
+def _start_computer(
+    settings: Settings, db: Database, service: GameService
+) -> asyncio.Task[None] | None:
+    """The worker's share of the computer's turns (``app.play.computer``), unless turned off."""
+    if not settings.computer:
+        return None
+    db.on_hint(service.computer.committed)
+    return asyncio.create_task(
+        computer_worker(service.computer, settings.computer_poll), name="computer"
+    )
+
+
+async def _stop_computer(task: asyncio.Task[None] | None, service: GameService) -> None:
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    await service.computer.stop()
+
+
 def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """The process's database, hub, game master and LISTEN connection, for the app's life."""
 
@@ -115,7 +136,12 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         app.state.db = db
         app.state.hub = hub
         options = PlayOptions(
-            admin, settings.allow_client_seed, notify=notify_setup.options_of(settings)
+            admin,
+            settings.allow_client_seed,
+            notify=notify_setup.options_of(settings),
+            computer=ComputerOptions(
+                delay_scale=settings.computer_delay_scale, poll_s=settings.computer_poll
+            ),
         )
         app.state.service = GameService(db, options)
         app.state.push_keys = notify_setup.push_keys(settings)
@@ -128,6 +154,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         deadlines = asyncio.create_task(  # issue 15: clocks (app/play/clocks.py)
             deadline_worker(app.state.service.clocks, settings.clock_poll), name="deadlines"
         )
+        computer = _start_computer(settings, db, app.state.service)  # issue 17
         listener = None
         if db.postgres:
             listener = PgListener(db, hub, settings.notify_channel)
@@ -138,6 +165,7 @@ def _lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextMan
         finally:
             if listener is not None:
                 await listener.stop()
+            await _stop_computer(computer, app.state.service)
             deadlines.cancel()  # issue 15: clocks
             with contextlib.suppress(asyncio.CancelledError):
                 await deadlines

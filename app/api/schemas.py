@@ -141,6 +141,12 @@ class CorrespondenceClockIn(Strict):
 ClockIn = Annotated[LiveClockIn | CorrespondenceClockIn, Field(discriminator="kind")]
 
 
+class ComputerOpponentIn(Strict):
+    computer: Literal["cadet", "captain"] = Field(
+        description="the computer's level: `cadet` (legal moves, mostly random) or `captain`"
+    )
+
+
 class CreateGameIn(Strict):
     """A preset ``scenario`` (without ``table``) or explicit ``sides`` (exactly one of them)."""
 
@@ -168,6 +174,11 @@ class CreateGameIn(Strict):
     creator: Literal["A", "B", "referee"] = "A"
     creator_name: Name | None = None
     clock: ClockIn | None = Field(None, description="a time control; none by default")
+    opponent: Literal["computer"] | ComputerOpponentIn | None = Field(
+        None,
+        description="the server's computer plays the side the creator leaves (side B under a "
+        'referee): `"computer"` is the captain, `{"computer": "cadet"}` names the level',
+    )
     seed: (
         Annotated[
             str,

@@ -63,6 +63,13 @@ class Callers:
             raise E.WrongGame("this token belongs to another game")
         return Caller(read.seat.side, token_hash=tokens.digest(token))
 
+    def computer(self, read: GameRead, hashed: str) -> Caller:
+        """The server's own computer, acting through the live seat whose token hash it holds
+        (it never had the token itself): refused once that seat is replaced."""
+        if read.seat is None or read.seat.game_id != read.head.id:
+            raise E.Unauthorized("the computer's seat of this game was replaced")
+        return Caller(read.seat.side, token_hash=hashed)
+
     def sender(self, read: GameRead, token: str | None) -> Caller:
         """The caller of a game command: a player's seat, or refused with the reason."""
         caller = self.identify(read, token, write=True)

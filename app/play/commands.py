@@ -70,11 +70,31 @@ class Commands:
     async def command(
         self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
     ) -> CommandResult:
-        hashed = token_hash(token)
+        return await self._command(
+            game_id, token_hash(token), lambda read: self._authenticate(read, token), body, key
+        )
+
+    async def computer_command(
+        self, game_id: str, hashed: str, body: Mapping[str, Any], key: str | None
+    ) -> CommandResult:
+        """The server's computer player's command: the same pipeline, its seat named by the
+        token hash it holds (``app.play.computer``)."""
+        return await self._command(
+            game_id, hashed, lambda read: self.callers.computer(read, hashed), body, key
+        )
+
+    async def _command(
+        self,
+        game_id: str,
+        hashed: str | None,
+        authenticate: Callable[[Q.GameRead], Caller],
+        body: Mapping[str, Any],
+        key: str | None,
+    ) -> CommandResult:
         async with self.db.unit() as conn:
             read = await self._load(conn, game_id, hashed, key)
             game = read.head
-            caller = self._authenticate(read, token)
+            caller = authenticate(read)
             fingerprint = request_hash(body)
             if read.stored is not None:
                 return await self._replayed(conn, game_id, read.stored, fingerprint)

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.play import clock_math, tokens
 from app.play import errors as E
 from app.play.callers import ADMIN, Callers, token_hash
+from app.play.computer import LEVELS, computer_name, computer_side, new_rng_key
 from app.play.logbook import event_values, service_events
 from app.play.reading import Reading
 from app.play.watch import Change, Watchers
@@ -22,6 +23,7 @@ from app.rules.geometry import Table
 from app.rules.scenarios import PRESET_SCENARIOS
 from app.rules.snapshot import state_from_dict, state_to_dict
 from app.rules.state import PLAYER_SEATS, SIDES, GameStatus
+from app.store import computer as CS
 from app.store import designs as D
 from app.store import games as G
 from app.store import lobby as SL
@@ -58,6 +60,7 @@ class NewGame:
     creator_name: str | None = None
     seed: str | None = None
     clock: Mapping[str, Any] | None = None  # checked by ``clock_math.parse_settings``
+    opponent: str | None = None  # the computer's level on the side the creator leaves
 
 
 def settings_of(req: NewGame) -> dict[str, Any]:
@@ -174,6 +177,8 @@ class Lobby:
         return bytes.fromhex(req.seed)
 
     async def create_game(self, req: NewGame, token: str | None = None) -> dict[str, Any]:
+        if req.opponent is not None and req.opponent not in LEVELS:
+            raise E.Invalid(f"opponent: the computer plays as {' or '.join(LEVELS)}")
         seed = self._seed(req, token)
         settings = clock_math.parse_settings(req.clock)
         clock = clock_math.new_clock(settings) if settings is not None else None
@@ -202,6 +207,9 @@ class Lobby:
                 settings_of(req),
             )
         self.reading.states.put(game_id, state)  # committed: the claim needs no parsing
+        if req.opponent is not None:
+            side = computer_side(req.creator)
+            await self.seat_computer(game_id, invites.pop(side), req.opponent)
         return {
             "game_id": game_id,
             "side": req.creator,
@@ -224,24 +232,46 @@ class Lobby:
             mine = await self.callers.held_seat(conn, game.id, held(game.id) if held else None)
             if mine is not None:
                 raise E.AlreadySeated(already_seated(mine, invite_side), game_id=game.id)
-            if invite_side in read.seated:
-                raise E.Gone(f"side {invite_side} is already seated")
-            token = tokens.new_token()
-            seated = read.seated | {invite_side}
-            starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
-            data = {"side": invite_side, "name": name, "game_active": starts}
-            before = self._state(read)
-            state, rows = service_events(before, [("seat_claimed", data)])
-            status = GameStatus.ACTIVE if starts else None
-            seat = (invite_side, name, tokens.digest(token))
-            after = replace(game, status=status or game.status, seq=state.seq)
-            await self.watchers.written(conn, Change(after, before, state))
-            await SL.save_claim(
-                conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
-            )
+            token, state = await self._take_seat(conn, read, code_hash, name)
         self.reading.states.put(game.id, state)  # committed: the first views need no parsing
         await self.db.hint(game.id, state.seq)
         return {"game_id": game.id, "side": invite_side, "token": token}
+
+    async def _take_seat(
+        self, conn: AsyncConnection, read: SL.ClaimRead, code_hash: str, name: str | None
+    ) -> tuple[str, GameState]:
+        """The invite's seat taken (the game locked): the new token and the state after."""
+        game, invite_side = read.head, read.side
+        assert invite_side is not None
+        if invite_side in read.seated:
+            raise E.Gone(f"side {invite_side} is already seated")
+        token = tokens.new_token()
+        seated = read.seated | {invite_side}
+        starts = game.status == GameStatus.WAITING and seated >= PLAYER_SEATS
+        data = {"side": invite_side, "name": name, "game_active": starts}
+        before = self._state(read)
+        state, rows = service_events(before, [("seat_claimed", data)])
+        status = GameStatus.ACTIVE if starts else None
+        seat = (invite_side, name, tokens.digest(token))
+        after = replace(game, status=status or game.status, seq=state.seq)
+        await self.watchers.written(conn, Change(after, before, state))
+        await SL.save_claim(
+            conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
+        )
+        return token, state
+
+    async def seat_computer(self, game_id: str, code: str, level: str) -> None:
+        """The server's computer takes the seat an invite offers (its token is never kept:
+        it acts through the seat's token hash, ``app.play.computer``)."""
+        code_hash = tokens.digest(code)
+        async with self.db.unit() as conn:
+            read = await self._claim_read(conn, code_hash)
+            if read.side is None or not read.usable or read.head.id != game_id:
+                raise E.Gone("this invite has already been used or was replaced")
+            _, state = await self._take_seat(conn, read, code_hash, computer_name(level))
+            await CS.add(conn, game_id, read.side, level, new_rng_key())
+        self.reading.states.put(game_id, state)
+        await self.db.hint(game_id, state.seq)
 
     def _state(self, read: SL.ClaimRead) -> GameState:
         """The locked game's state: the cached one at the row's seq (a new game's, put there

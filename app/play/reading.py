@@ -168,13 +168,21 @@ class Reading:
             name = await S.seat_name(conn, game_id, "referee")
         return {"name": name, "connected": "referee" in await connected_seats(conn, game_id)}
 
-    async def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+    async def view(
+        self, game_id: str, token: str | None, *, computer: str | None = None
+    ) -> dict[str, Any]:
+        """The token's view; ``computer``: the view of the seat whose token hash the
+        server's computer player holds (exactly what that seat's token would read)."""
+        hashed = computer if computer is not None else token_hash(token)
         async with self.db.read() as conn:
-            found = await Q.read_view(conn, game_id, token_hash(token), self.states.seq(game_id))
+            found = await Q.read_view(conn, game_id, hashed, self.states.seq(game_id))
             if found is None:
                 raise E.UnknownGame(f"there is no game {game_id!r}")
             read, live = found
-            caller = self.callers.identify(read, token)
+            if computer is not None:
+                caller = self.callers.computer(read, computer)
+            else:
+                caller = self.callers.identify(read, token)
             game, state = await self.state_of(conn, read)
             referee = await self.referee_of(conn, game.id, game.creator, dict(live))
         seen = self.view_of(game, state, caller, referee)
@@ -188,6 +196,19 @@ class Reading:
         async with self.db.read() as conn:
             game, caller, state = await self._read(conn, game_id, token)
             assert state is not None
+            events = await self._events_for(conn, game_id, state, caller.seat, after, limit)
+            return {"events": events, "last_seq": game.seq}
+
+    async def computer_events(
+        self, game_id: str, hashed: str, after: int, limit: int = 1000
+    ) -> dict[str, Any]:
+        """``events`` as the seat the server's computer player holds receives them."""
+        async with self.db.read() as conn:
+            read = await Q.read_game(conn, game_id, hashed, self.states.seq(game_id))
+            if read is None:
+                raise E.UnknownGame(f"there is no game {game_id!r}")
+            caller = self.callers.computer(read, hashed)
+            game, state = await self.state_of(conn, read)
             events = await self._events_for(conn, game_id, state, caller.seat, after, limit)
             return {"events": events, "last_seq": game.seq}
 

@@ -20,6 +20,7 @@ from datetime import datetime
 from app.play.callers import Callers
 from app.play.clocks import Clocks
 from app.play.commands import Commands
+from app.play.computer import Computer, ComputerOptions
 from app.play.lobby import Lobby
 from app.play.notify import Notify, NotifyOptions, OutboxWatcher
 from app.play.reading import Reading
@@ -42,6 +43,7 @@ class PlayOptions:
     allow_client_seed: bool = False
     now: Callable[[], datetime] = utcnow  # the clocks' time (tests move it)
     notify: NotifyOptions = NotifyOptions()  # issue 15: "your turn" notifications
+    computer: ComputerOptions = ComputerOptions()  # issue 17: the computer opponent
 
 
 def dice_of(game: GameHead) -> DiceSource:
@@ -86,3 +88,5 @@ class GameService:
         self.watchers.add(self.clocks)
         self.reading.clock_view = self.clocks.view
         self.commands.service_command = self.clocks.service_command
+        # the server's computer player: a client of its seat like any other (issue 17)
+        self.computer = Computer(db, self.reading, self.commands, options.now, options.computer)

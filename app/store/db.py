@@ -77,7 +77,10 @@ def _switch_to_wal(url: str, attempts: int = 60) -> None:
     if not path or path == ":memory:" or path.startswith("file:"):
         return
     for attempt in range(attempts):
-        conn = sqlite3.connect(path, timeout=30)
+        try:
+            conn = sqlite3.connect(path, timeout=30)
+        except sqlite3.OperationalError:
+            return  # no such directory: the pool's first connection says so (``/readyz``)
         try:
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             if mode == "wal" or conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal":

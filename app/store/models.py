@@ -230,3 +230,29 @@ class OutboxRow(Base):
     last_error: Mapped[str | None] = mapped_column(sa.String(200))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     done_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+
+# -- issue 17: the computer opponent -------------------------------------------------------
+class ComputerSeat(Base):
+    """A side the server's computer plays: its level and the seat row it acts through. The
+    turn it is thinking about is claimed here (``lease_*``), and when it was asked
+    (``asked_*``), so that a restart loses no turn, two workers never both play it and the
+    answer's release time survives a restart."""
+
+    __tablename__ = "computer_seats"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    side: Mapped[str] = mapped_column(sa.String(8), primary_key=True)  # A | B
+    level: Mapped[str] = mapped_column(sa.String(16))  # cadet | captain
+    # the computer's own random source, drawn at seating (not the game's dice seed)
+    rng_key: Mapped[str] = mapped_column(sa.String(64))
+    seat_id: Mapped[int] = mapped_column(sa.ForeignKey("seats.id", ondelete="CASCADE"))
+    # the game's seq at which the computer was last found not awaited: skipped until it moves
+    idle_seq: Mapped[int] = mapped_column(default=-1, server_default="-1")
+    asked_seq: Mapped[int | None]
+    asked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    lease_owner: Mapped[str | None] = mapped_column(sa.String(32))
+    lease_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

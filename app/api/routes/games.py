@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Header, Query, Request
 
@@ -12,6 +12,7 @@ from app.api.responses import FastJSON
 from app.api.schemas import (
     CommandIn,
     CommandOut,
+    ComputerOpponentIn,
     CreateGameIn,
     CreateGameOut,
     EventsOut,
@@ -48,7 +49,14 @@ def _new_game(body: CreateGameIn) -> NewGame:
         creator_name=body.creator_name,
         seed=body.seed,
         clock=body.clock.model_dump() if body.clock else None,
+        opponent=_level(body.opponent),
     )
+
+
+def _level(opponent: Literal["computer"] | ComputerOpponentIn | None) -> str | None:
+    if opponent is None:
+        return None
+    return "captain" if opponent == "computer" else opponent.computer
 
 
 @router.post(
