@@ -1,0 +1,143 @@
+"""``pingduel bot``: the options, the seat token, and the run's one line of outcome.
+
+The token comes from ``PINGDUEL_BOT_TOKEN`` or ``--token-file``, never from the command line
+(where other users of the machine, and shell histories, would see it), and no message prints
+it. Exit status: 0 the game finished; 1 the server refused a command (a strategy bug, its
+problem shown); 2 bad options, a token or game the server refuses, or a server that is away.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import random
+import re
+import secrets
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.bot import strategy
+from app.remote.api import Fatal, Refused, SeatApi, Sleep
+from app.remote.host import Clock, Finished, Host, Stalled
+
+TOKEN_ENV = "PINGDUEL_BOT_TOKEN"
+_TOKEN = re.compile(r"[\x21-\x7e]{1,512}")  # what an Authorization header can carry
+_GAME_ID = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
+REQUEST_TIMEOUT = httpx.Timeout(30.0)
+
+
+class BadInput(Exception):
+    """An option or the token is unusable: said in words, exit 2."""
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    bot = commands.add_parser(
+        "bot",
+        help="play one seat of a game on a server with a computer strategy",
+        description=f"The seat's token is read from ${TOKEN_ENV} or --token-file.",
+    )
+    bot.add_argument("--url", required=True, help="the server, e.g. https://duel.example")
+    bot.add_argument("--game", required=True, metavar="GAME_ID", help="the game id")
+    bot.add_argument("--strategy", default="cadet", metavar="NAME", help="a registered strategy (cadet)")
+    bot.add_argument("--seed", type=int, metavar="N", help="the strategy's seed (random)")
+    bot.add_argument(
+        "--delay-scale", type=float, default=1.0, metavar="F", help="scales the release delays (1)"
+    )
+    bot.add_argument("--token-file", type=Path, metavar="PATH", help="a file holding the token")
+
+
+def read_token(path: Path | None) -> str:
+    """The seat token: the file's (first line) if given, else the environment's."""
+    if path is not None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BadInput(f"--token-file {path}: cannot read it ({type(error).__name__})") from None
+        where = f"--token-file {path}"
+    else:
+        text = os.environ.get(TOKEN_ENV, "")
+        where = f"${TOKEN_ENV}"
+        if not text.strip():
+            raise BadInput(f"no seat token: set ${TOKEN_ENV}, or pass --token-file PATH")
+    lines = text.strip().splitlines()
+    token = lines[0].strip() if lines else ""
+    if not _TOKEN.fullmatch(token):
+        raise BadInput(f"{where}: not a seat token (empty, or with spaces or other characters)")
+    return token
+
+
+def checked(args: argparse.Namespace) -> tuple[str, str, float]:
+    """The server's base URL, the game id and the delay scale, or ``BadInput``."""
+    url = args.url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise BadInput(f"--url {args.url!r}: give the server's http(s) address")
+    if not _GAME_ID.fullmatch(args.game):
+        raise BadInput("--game: a game id is 1 to 64 characters")
+    if not (math.isfinite(args.delay_scale) and 0 <= args.delay_scale <= 100):
+        raise BadInput("--delay-scale: a number from 0 to 100")
+    return url, args.game, args.delay_scale
+
+
+async def play_seat(
+    url: str,
+    game_id: str,
+    token: str,
+    name: str,
+    seed: int,
+    delay_scale: float,
+    *,
+    http: httpx.AsyncClient | None = None,
+    clock: Clock | None = None,
+    sleep: Sleep | None = None,
+) -> Finished:
+    """Play the seat to the game's end (the tests pass their own client, clock and sleep)."""
+    player = strategy(name)
+    own = http is None
+    client = http or httpx.AsyncClient(timeout=REQUEST_TIMEOUT, follow_redirects=False)
+    try:
+        api = SeatApi(client, url, game_id, token, sleep or asyncio.sleep, note)
+        host = Host(api, player, random.Random(seed), delay_scale=delay_scale, sleep=sleep)
+        if clock is not None:
+            host.clock = clock
+        return await host.play()
+    finally:
+        if own:
+            await client.aclose()
+
+
+def note(text: str) -> None:
+    print(f"pingduel bot: {text}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        url, game_id, scale = checked(args)
+        token = read_token(args.token_file)
+        strategy(args.strategy)  # an unknown name is refused before anything is sent
+    except (BadInput, ValueError) as error:
+        note(str(error))
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    print(f"playing game {game_id} on {url} as {args.strategy} (seed {seed})", flush=True)
+    try:
+        finished = asyncio.run(play_seat(url, game_id, token, args.strategy, seed, scale))
+    except Fatal as error:
+        note(str(error))
+        return 2
+    except Refused as error:
+        note(f"the server refused the strategy's command (a bug of {args.strategy}): {error.command}")
+        print(error.body, file=sys.stderr, flush=True)
+        return 1
+    except Stalled as error:
+        note(str(error))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(finished.line(), flush=True)
+    return 0
