@@ -15,7 +15,7 @@ import json
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import quote
@@ -89,7 +89,7 @@ def retry_after(response: httpx.Response, fallback: float) -> float:
         try:
             when = parsedate_to_datetime(value)
             sent = response.headers.get("Date")
-            now = parsedate_to_datetime(sent) if sent else datetime.now(timezone.utc)
+            now = parsedate_to_datetime(sent) if sent else datetime.now(UTC)
             seconds = (when - now).total_seconds()
         except (TypeError, ValueError):
             return fallback

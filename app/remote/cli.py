@@ -43,7 +43,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     bot.add_argument("--url", required=True, help="the server, e.g. https://duel.example")
     bot.add_argument("--game", required=True, metavar="GAME_ID", help="the game id")
-    bot.add_argument("--strategy", default="cadet", metavar="NAME", help="a registered strategy (cadet)")
+    bot.add_argument(
+        "--strategy", default="cadet", metavar="NAME", help="a registered strategy (cadet)"
+    )
     bot.add_argument("--seed", type=int, metavar="N", help="the strategy's seed (random)")
     bot.add_argument(
         "--delay-scale", type=float, default=1.0, metavar="F", help="scales the release delays (1)"
@@ -57,7 +59,9 @@ def read_token(path: Path | None) -> str:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise BadInput(f"--token-file {path}: cannot read it ({type(error).__name__})") from None
+            raise BadInput(
+                f"--token-file {path}: cannot read it ({type(error).__name__})"
+            ) from None
         where = f"--token-file {path}"
     else:
         text = os.environ.get(TOKEN_ENV, "")
@@ -131,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
         note(str(error))
         return 2
     except Refused as error:
-        note(f"the server refused the strategy's command (a bug of {args.strategy}): {error.command}")
+        note(
+            f"the server refused the strategy's command (a bug of {args.strategy}): {error.command}"
+        )
         print(error.body, file=sys.stderr, flush=True)
         return 1
     except Stalled as error:

@@ -14,7 +14,7 @@ import contextlib
 
 import httpx
 
-from app.remote.api import SeatApi, retry_after
+from app.remote.api import SeatApi, describe, retry_after
 from app.remote.sse import messages
 
 POLL_STREAM_UP = 5.0  # seconds between reads while the stream is up: a lost wake-up's cost
@@ -50,10 +50,9 @@ class Follower:
     async def _run(self) -> None:
         pause = RECONNECT_FIRST
         while not self.gone:
-            try:
+            # dropped: reconnect after the pause (the host polls meanwhile)
+            with contextlib.suppress(httpx.TransportError, httpx.StreamError):
                 pause = await self._follow(pause)
-            except (httpx.TransportError, httpx.StreamError):
-                pass  # dropped: reconnect after the pause (the host polls meanwhile)
             self.up = False
             await asyncio.sleep(pause)
             pause = min(pause * 2, RECONNECT_MAX)
@@ -67,8 +66,10 @@ class Follower:
                 self.gone = True  # the host's next read says why, and ends the run
                 self.changed.set()
                 return 0.0
-            if r.status_code != 200:
-                return retry_after(r, pause)  # 429: too many streams; else try again later
+            if r.status_code != 200:  # 429: too many streams; else: try again later
+                wait = retry_after(r, pause)
+                self.api.note(f"the stream was refused ({describe(r)}): polling for {wait:g} s")
+                return wait
             self.up = True
             async for message in messages(r.aiter_lines()):
                 if message.id is not None and message.id.isdigit():

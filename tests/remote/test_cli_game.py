@@ -45,7 +45,7 @@ async def test_two_bots_play_a_whole_game_over_http(
     live_server: LiveServer, db_url: str, tmp_path: Path
 ) -> None:
     async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as client:
-        duel = await new_game(client, {"scenario": "duel", "turn_limit": 3})
+        duel = await new_game(client, {"scenario": "skirmish", "turn_limit": 4})
     token_file = tmp_path / "b.token"
     token_file.write_text(duel.tokens["B"] + "\n")
     common = ("--strategy", "cadet", "--delay-scale", "0")
