@@ -30,7 +30,12 @@ SERVER_FAULTS = frozenset({500, 502, 504})
 MAX_ATTEMPTS = 12  # of one request; with the growing wait, several minutes of a server gone
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0
 RETRY_AFTER_MAX = 3600.0  # a wait the server asks beyond an hour is taken as an hour
-EVENTS_PAGE = 1000  # the most ``…/events`` answers at once
+# what to change after a refusal that waiting would not change
+HINTS = {
+    401: "check the seat token: $PINGDUEL_BOT_TOKEN or --token-file",
+    403: "the token is not this game's, or its seat may not do this",
+    404: "check --game and --url",
+}
 
 
 class Fatal(Exception):
@@ -117,8 +122,11 @@ class SeatApi:
             except httpx.TransportError as error:
                 failure = f"no answer ({type(error).__name__})"
             else:
-                if response.status_code in (401, 403, 404):
-                    raise Fatal(f"{method} {self._where(url)} was refused: {describe(response)}")
+                if response.status_code in HINTS:
+                    raise Fatal(
+                        f"{method} {self._where(url)} was refused: {describe(response)} "
+                        f"({HINTS[response.status_code]})"
+                    )
                 if response.status_code in RETRY_STATUSES:
                     pause = retry_after(response, wait)
                     self.note(f"{describe(response)}: waiting {pause:g} s (Retry-After)")

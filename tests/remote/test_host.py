@@ -79,7 +79,7 @@ async def test_every_answer_waits_for_its_release_delay(live_server: LiveServer)
 
     async def seat(name: str, seed: int) -> Any:
         hooks = {"request": [seen[name].on_request], "response": [seen[name].on_response]}
-        async with httpx.AsyncClient(timeout=30, event_hooks=hooks) as http:  # type: ignore[arg-type]
+        async with httpx.AsyncClient(timeout=30, event_hooks=hooks) as http:
             return await play_seat(
                 live_server.url,
                 duel.game_id,
@@ -139,7 +139,7 @@ async def test_a_rate_limited_command_waits_retry_after_then_goes_again_with_its
         r = await client.post(f"{duel.path}/commands", json=early, headers=duel.auth("A"))
         assert r.status_code == 409, r.text
         hooks = {"response": [journal.on_response]}
-        async with httpx.AsyncClient(timeout=30, event_hooks=hooks) as http:  # type: ignore[arg-type]
+        async with httpx.AsyncClient(timeout=30, event_hooks=hooks) as http:
             host = asyncio.create_task(
                 play_seat(
                     limited_server.url,
