@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import random
@@ -23,7 +24,7 @@ import httpx
 
 from app.bot import strategy
 from app.remote.api import Fatal, Refused, SeatApi, Sleep
-from app.remote.host import Clock, Finished, Host, Stalled
+from app.remote.host import Clock, Finished, Host, StrategyFailed
 
 TOKEN_ENV = "PINGDUEL_BOT_TOKEN"
 _TOKEN = re.compile(r"[\x21-\x7e]{1,512}")  # what an Authorization header can carry
@@ -106,9 +107,8 @@ async def play_seat(
     client = http or httpx.AsyncClient(timeout=REQUEST_TIMEOUT, follow_redirects=False)
     try:
         api = SeatApi(client, url, game_id, token, sleep or asyncio.sleep, note)
-        host = Host(api, player, random.Random(seed), delay_scale=delay_scale, sleep=sleep)
-        if clock is not None:
-            host.clock = clock
+        rng = random.Random(seed)
+        host = Host(api, player, rng, delay_scale=delay_scale, clock=clock, sleep=sleep)
         return await host.play()
     finally:
         if own:
@@ -135,12 +135,11 @@ def run(args: argparse.Namespace) -> int:
         note(str(error))
         return 2
     except Refused as error:
-        note(
-            f"the server refused the strategy's command (a bug of {args.strategy}): {error.command}"
-        )
+        sent = json.dumps(error.command)
+        note(f"the server refused a command of {args.strategy} (a bug of the strategy): {sent}")
         print(error.body, file=sys.stderr, flush=True)
         return 1
-    except Stalled as error:
+    except StrategyFailed as error:
         note(str(error))
         return 1
     except KeyboardInterrupt:

@@ -28,8 +28,8 @@ Clock = Callable[[], float]
 PLAYER_SEATS = ("A", "B")
 
 
-class Stalled(Exception):
-    """The strategy sent nothing though the game awaits its seat: a strategy bug."""
+class StrategyFailed(Exception):
+    """The strategy failed, or sent nothing, on a view that awaits its seat: its bug."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +71,14 @@ class Host:
         rng: random.Random,
         *,
         delay_scale: float = 1.0,
-        clock: Clock = time.monotonic,
+        clock: Clock | None = None,
         sleep: Sleep | None = None,
     ) -> None:
         self.api = api
         self.player = player
         self.rng = rng
         self.delay_scale = delay_scale
-        self.clock = clock
+        self.clock = clock or time.monotonic
         self.sleep = sleep or api.sleep
         self.seen = 0  # the last seq handed to ``observe``
         self.sent = 0
@@ -116,10 +116,16 @@ class Host:
         """Observe, decide, hold the answer until its release, send it."""
         events = await self.api.events(self.seen, view["seq"])
         self.seen = max([self.seen, *(e["seq"] for e in events)])
-        self.player.observe(events)
-        command = self.player.decide(view, self.rng)
+        try:
+            self.player.observe(events)
+            command = self.player.decide(view, self.rng)
+        except Exception as error:  # said in a line: the seq lets its author replay it
+            raise StrategyFailed(
+                f"{self.player.name} failed on the view at seq {view['seq']}: "
+                f"{type(error).__name__}: {error}"
+            ) from error
         if command is None:
-            raise Stalled(f"{self.player.name} sent nothing at seq {view['seq']}")
+            raise StrategyFailed(f"{self.player.name} sent nothing at seq {view['seq']}")
         await self.release(asked.at + release_delay(view, self.delay_scale))
         outcome = await self.api.send(command, view["seq"])
         if outcome.applied:

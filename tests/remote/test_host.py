@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,7 +135,11 @@ async def test_a_rate_limited_command_waits_retry_after_then_goes_again_with_its
     duel = await game(limited_server, {"scenario": "duel"})
     journal = Journal()
     async with httpx.AsyncClient(base_url=limited_server.url, timeout=30) as client:
-        # A's one command of these 3 seconds, spent (refused, but counted): A's deploy waits
+        # A's one command of these 3 seconds, spent (refused, but counted): A's deploy waits.
+        # The limiter's windows are whole multiples of 3 s of the machine's time, and the first
+        # moment of the next one lets a command through: spent early in a window, the budget
+        # stays spent for the 2.5 s at least that the host takes to send its deploy.
+        await window_start(3.0)
         early = {"type": "activate", "ship": "a1"}
         r = await client.post(f"{duel.path}/commands", json=early, headers=duel.auth("A"))
         assert r.status_code == 409, r.text
@@ -167,6 +172,13 @@ async def test_a_rate_limited_command_waits_retry_after_then_goes_again_with_its
             follows = journal.items[at + 1]
             assert follows[0] == "sleep" and follows[1] >= int(item[4]), journal.items
     await assert_replays(db_url, duel.game_id)
+
+
+async def window_start(length: float) -> None:
+    """Until the first half-second of a rate limit window (``limits`` aligns them on the
+    epoch)."""
+    while time.time() % length > 0.5:
+        await asyncio.sleep(0.05)
 
 
 async def deployed(

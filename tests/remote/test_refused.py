@@ -30,6 +30,15 @@ class Misplaced(Cadet):
         return command
 
 
+class Crashes(Cadet):
+    """Fails on its first decision."""
+
+    name = "crashes"
+
+    def deploy(self, view: View, rng: random.Random) -> Command:
+        raise RuntimeError("no idea where to go")
+
+
 async def created(server: LiveServer) -> Duel:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
         return await new_game(client, {"scenario": "duel"})
@@ -58,3 +67,16 @@ def test_a_token_that_is_not_a_players_seat_is_refused(
     assert main(["bot", "--url", live_server.url, "--game", duel.game_id]) == 2
     out, err = capsys.readouterr()
     assert "seat A or B" in err and ADMIN not in out + err
+
+
+def test_a_strategy_that_fails_is_said_in_a_line(
+    live_server: LiveServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(STRATEGIES, Crashes.name, Crashes)
+    duel = asyncio.run(created(live_server))
+    monkeypatch.setenv("PINGDUEL_BOT_TOKEN", duel.tokens["B"])
+    where = ["bot", "--url", live_server.url, "--game", duel.game_id, "--strategy", "crashes"]
+    assert main(where) == 1
+    _, err = capsys.readouterr()
+    assert "crashes failed on the view at seq" in err and "no idea where to go" in err
+    assert "Traceback" not in err
