@@ -28,6 +28,7 @@ Note = Callable[[str], None]
 RETRY_STATUSES = frozenset({429, 503})
 SERVER_FAULTS = frozenset({500, 502, 504})
 MAX_ATTEMPTS = 12  # of one request; with the growing wait, several minutes of a server gone
+FIRST_ATTEMPTS = 4  # of the first read: a server that never answered is more likely a wrong --url
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0
 RETRY_AFTER_MAX = 3600.0  # a wait the server asks beyond an hour is taken as an hour
 # what to change after a refusal that waiting would not change
@@ -113,10 +114,12 @@ class SeatApi:
         self.sleep = sleep
         self.note = note
 
-    async def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    async def request(
+        self, method: str, url: str, attempts: int = MAX_ATTEMPTS, **kwargs: Any
+    ) -> httpx.Response:
         """The answer, after the waits above; 401/403/404 raise ``Fatal``."""
         wait = BACKOFF_FIRST
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        for attempt in range(1, attempts + 1):
             try:
                 response = await self.http.request(method, url, **kwargs)
             except httpx.TransportError as error:
@@ -136,17 +139,17 @@ class SeatApi:
                 if response.status_code not in SERVER_FAULTS:
                     return response
                 failure = describe(response)
-            if attempt < MAX_ATTEMPTS:
+            if attempt < attempts:
                 self.note(f"{method} {self._where(url)}: {failure}; trying again in {wait:g} s")
                 await self.sleep(wait)
                 wait = min(wait * 2, BACKOFF_MAX)
-        raise Fatal(f"{method} {self._where(url)}: gave up after {MAX_ATTEMPTS} attempts")
+        raise Fatal(f"{method} {self._where(url)}: {failure}; gave up after {attempts} attempts")
 
     def _where(self, url: str) -> str:
         return url.split("/api/v1", 1)[-1] or url
 
-    async def view(self) -> dict[str, Any]:
-        response = await self.request("GET", self.game_path, headers=self.auth)
+    async def view(self, attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
+        response = await self.request("GET", self.game_path, attempts, headers=self.auth)
         return self._json(response)
 
     async def events(self, after: int, upto: int) -> list[dict[str, Any]]:

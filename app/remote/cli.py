@@ -28,6 +28,7 @@ from app.remote.host import Clock, Finished, Host, StrategyFailed
 
 TOKEN_ENV = "PINGDUEL_BOT_TOKEN"
 _TOKEN = re.compile(r"[\x21-\x7e]{1,512}")  # what an Authorization header can carry
+_SPACE = re.compile(r"[\s\x00-\x1f\x7f]")
 _GAME_ID = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 REQUEST_TIMEOUT = httpx.Timeout(30.0)
 
@@ -79,9 +80,14 @@ def read_token(path: Path | None) -> str:
 def checked(args: argparse.Namespace) -> tuple[str, str, float]:
     """The server's base URL, the game id and the delay scale, or ``BadInput``."""
     url = args.url.strip().rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise BadInput(f"--url {args.url!r}: give the server's http(s) address")
+    wrong = BadInput(f"--url {args.url!r}: give the server's http(s) address")
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a port that is not a number is refused here
+    except ValueError:
+        raise wrong from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or _SPACE.search(url):
+        raise wrong
     if not _GAME_ID.fullmatch(args.game):
         raise BadInput("--game: a game id is 1 to 64 characters")
     if not (math.isfinite(args.delay_scale) and 0 <= args.delay_scale <= 100):
@@ -133,6 +139,9 @@ def run(args: argparse.Namespace) -> int:
         finished = asyncio.run(play_seat(url, game_id, token, args.strategy, seed, scale))
     except Fatal as error:
         note(str(error))
+        return 2
+    except httpx.HTTPError as error:  # one the retries do not cover (an answer it cannot read)
+        note(f"the server's answer could not be read: {type(error).__name__}: {error}")
         return 2
     except Refused as error:
         sent = json.dumps(error.command)

@@ -50,8 +50,8 @@ class Follower:
     async def _run(self) -> None:
         pause = RECONNECT_FIRST
         while not self.gone:
-            # dropped: reconnect after the pause (the host polls meanwhile)
-            with contextlib.suppress(httpx.TransportError, httpx.StreamError):
+            # dropped, or an answer it cannot read: reconnect after the pause (the host polls)
+            with contextlib.suppress(httpx.HTTPError, httpx.StreamError, ValueError):
                 pause = await self._follow(pause)
             self.up = False
             await asyncio.sleep(pause)

@@ -21,11 +21,13 @@ from typing import Any
 from app.bot.seat import View, awaited
 from app.bot.strategy import Strategy
 from app.bot.timing import release_delay
-from app.remote.api import Fatal, SeatApi, Sleep
+from app.remote.api import FIRST_ATTEMPTS, MAX_ATTEMPTS, Fatal, SeatApi, Sleep
 from app.remote.follow import Follower
 
 Clock = Callable[[], float]
 PLAYER_SEATS = ("A", "B")
+# what the host reads of a view, beyond what the strategy reads (docs/api.md, "The view")
+VIEW_KEYS = frozenset({"game_id", "status", "you", "seq", "turn", "phase", "winner"})
 
 
 class StrategyFailed(Exception):
@@ -84,7 +86,7 @@ class Host:
         self.sent = 0
 
     async def play(self) -> Finished:
-        view = await self._read_view()
+        view = await self._read_view(FIRST_ATTEMPTS)
         follower = Follower(self.api, after=view["seq"])
         follower.start()
         try:
@@ -136,11 +138,13 @@ class Host:
         while (left := moment - self.clock()) > 0:
             await self.sleep(left)
 
-    async def _read_view(self) -> dict[str, Any]:
-        view = await self.api.view()
-        if view.get("you") not in PLAYER_SEATS:
+    async def _read_view(self, attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
+        view = await self.api.view(attempts)
+        if not view.keys() >= VIEW_KEYS or not isinstance(view["phase"], dict):
+            raise Fatal("the answer is not a pingduel view: is --url the server's address?")
+        if view["you"] not in PLAYER_SEATS:
             raise Fatal(
-                f"the token is not a player's seat of game {view.get('game_id')} "
-                f"(the server says {view.get('you')!r}): use the token of seat A or B"
+                f"the token is not a player's seat of game {view['game_id']} "
+                f"(the server says {view['you']!r}): use the token of seat A or B"
             )
         return view

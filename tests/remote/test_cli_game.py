@@ -14,7 +14,7 @@ import pytest
 
 from tests.api.helpers import new_game
 from tests.api.replay_check import assert_replays
-from tests.conftest import ROOT, LiveServer
+from tests.conftest import ROOT, LiveServer, free_port
 
 GAME_TIMEOUT = 240  # seconds: bounds a failure only; the game takes a few seconds
 
@@ -93,7 +93,7 @@ def test_no_token_and_bad_options_are_refused_before_anything_is_sent(tmp_path: 
             timeout=60,
         )
 
-    where = ("--url", "http://127.0.0.1:9", "--game", "g1")
+    where = ("--url", f"http://127.0.0.1:{free_port()}", "--game", "g1")  # nobody listens
     no_token = run(*where)
     assert no_token.returncode == 2 and "PINGDUEL_BOT_TOKEN" in no_token.stderr
     missing = run(*where, "--token-file", str(tmp_path / "absent"))
@@ -102,6 +102,10 @@ def test_no_token_and_bad_options_are_refused_before_anything_is_sent(tmp_path: 
     assert unknown.returncode == 2 and "cadet" in unknown.stderr
     bad_url = run("--url", "ftp://x", "--game", "g1", PINGDUEL_BOT_TOKEN="t" * 43)
     assert bad_url.returncode == 2 and "--url" in bad_url.stderr
+    spaced = run("--url", "http://exa mple", "--game", "g1", PINGDUEL_BOT_TOKEN="t" * 43)
+    assert spaced.returncode == 2 and "--url" in spaced.stderr
     assert "--token" not in run("--help").stdout.replace("--token-file", "")
-    for result in (no_token, missing, unknown, bad_url):
+    nobody = run(*where, PINGDUEL_BOT_TOKEN="t" * 43)  # a few tries, then it says so
+    assert nobody.returncode == 2 and "gave up" in nobody.stderr
+    for result in (no_token, missing, unknown, bad_url, spaced, nobody):
         assert "Traceback" not in result.stderr
