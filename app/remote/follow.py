@@ -53,7 +53,10 @@ class Follower:
             # dropped, or an answer it cannot read: reconnect after the pause (the host polls)
             with contextlib.suppress(httpx.HTTPError, httpx.StreamError, ValueError):
                 pause = await self._follow(pause)
-            self.up = False
+            if self.up:  # it was up: a wake-up may be lost with it, so the host reads now
+                self.up = False
+                self.changed.set()
+                pause = RECONNECT_FIRST
             await asyncio.sleep(pause)
             pause = min(pause * 2, RECONNECT_MAX)
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -276,3 +277,60 @@ async def test_without_a_stream_the_host_polls_and_still_sees_the_game_move(
         assert (finished.winner, finished.reason) == ("A", "resigned")
     finally:
         server.stop()
+
+
+class DropsFirstStream(httpx.AsyncBaseTransport):
+    """A real connection whose first stream breaks right after its first event; the
+    ``Last-Event-ID`` of every stream request, and the seq of that one event, are kept."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.resumes: list[str | None] = []
+        self.delivered: int | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if not request.url.path.endswith("/stream"):
+            return response
+        self.resumes.append(request.headers.get("Last-Event-ID"))
+        if len(self.resumes) > 1:
+            return response
+        body = Chunks(self._first_event(response.stream))  # type: ignore[arg-type]
+        return httpx.Response(response.status_code, headers=response.headers, stream=body)
+
+    async def _first_event(self, stream: httpx.AsyncByteStream) -> AsyncIterator[bytes]:
+        buffer = b""
+        async for chunk in stream:
+            buffer += chunk
+            frame = re.search(rb"(?:^|\n)id: (\d+)\r?\n(?:[^\r\n]+\r?\n)*\r?\n", buffer)
+            if frame:
+                self.delivered = int(frame.group(1))
+                yield buffer[: frame.end()]
+                await stream.aclose()
+                raise httpx.ReadError("the stream broke")
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class Chunks(httpx.AsyncByteStream):
+    def __init__(self, chunks: AsyncIterator[bytes]) -> None:
+        self.chunks = chunks
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.chunks:
+            yield chunk
+
+
+async def test_a_broken_stream_is_resumed_after_the_last_event_it_gave(
+    live_server: LiveServer,
+) -> None:
+    duel = await game(live_server, {"scenario": "duel", "turn_limit": 1})
+    transport = DropsFirstStream()
+    async with httpx.AsyncClient(transport=transport, timeout=30) as http:
+        a = play_seat(live_server.url, duel.game_id, duel.tokens["A"], "cadet", 4, 0.0, http=http)
+        b = play_seat(live_server.url, duel.game_id, duel.tokens["B"], "cadet", 6, 0.0)
+        done = await asyncio.wait_for(asyncio.gather(a, b), 120)
+    assert {f.seat for f in done} == {"A", "B"}
+    assert transport.delivered is not None, "the first stream gave no event"
+    assert transport.resumes[1] == str(transport.delivered), transport.resumes
