@@ -2,8 +2,9 @@
 
 The token comes from ``PINGDUEL_BOT_TOKEN`` or ``--token-file``, never from the command line
 (where other users of the machine, and shell histories, would see it), and no message prints
-it. Exit status: 0 the game finished; 1 the server refused a command (a strategy bug, its
-problem shown); 2 bad options, a token or game the server refuses, or a server that is away.
+it. Exit status: 0 the game finished; 1 the strategy's bug (it failed or sent nothing, or the
+server refused its command: the problem is shown); 2 bad options, a token or game the server
+refuses, or a server that is away.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from app.bot import strategy
+from app.bot import STRATEGIES, strategy
 from app.remote.api import Fatal, Refused, SeatApi, Sleep
 from app.remote.host import Clock, Finished, Host, StrategyFailed
 
@@ -46,7 +47,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
     bot.add_argument("--url", required=True, help="the server, e.g. https://duel.example")
     bot.add_argument("--game", required=True, metavar="GAME_ID", help="the game id")
     bot.add_argument(
-        "--strategy", default="cadet", metavar="NAME", help="a registered strategy (cadet)"
+        "--strategy",
+        default="cadet",
+        metavar="NAME",
+        help=f"one of {', '.join(sorted(STRATEGIES))} (cadet)",
     )
     bot.add_argument("--seed", type=int, metavar="N", help="the strategy's seed (random)")
     bot.add_argument(
