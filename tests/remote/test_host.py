@@ -125,9 +125,11 @@ class Journal:
     async def on_response(self, response: httpx.Response) -> None:
         request = response.request
         if request.method == "POST":
+            await response.aread()
             key = request.headers["Idempotency-Key"]
             wait = response.headers.get("Retry-After")
-            self.items.append(("post", key, request.content, response.status_code, wait))
+            code = response.json().get("code") if response.status_code != 200 else None
+            self.items.append(("post", key, request.content, response.status_code, wait, code))
 
 
 async def test_a_rate_limited_command_waits_retry_after_then_goes_again_with_its_key(
@@ -167,7 +169,7 @@ async def test_a_rate_limited_command_waits_retry_after_then_goes_again_with_its
     assert (finished.winner, finished.reason) == ("A", "resigned")
     posts = [i for i in journal.items if i[0] == "post"]
     assert posts[0][3] == 429 and posts[-1][3] == 200, posts
-    assert len({(key, body) for _, key, body, _, _ in posts}) == 1, "one key, one body"
+    assert len({(key, body) for _, key, body, *_ in posts}) == 1, "one key, one body"
     for at, item in enumerate(journal.items):
         if item[0] == "post" and item[3] == 429:
             follows = journal.items[at + 1]
@@ -334,3 +336,51 @@ async def test_a_broken_stream_is_resumed_after_the_last_event_it_gave(
     assert {f.seat for f in done} == {"A", "B"}
     assert transport.delivered is not None, "the first stream gave no event"
     assert transport.resumes[1] == str(transport.delivered), transport.resumes
+
+
+async def test_a_stale_answer_is_decided_again_on_the_fresh_view(live_server: LiveServer) -> None:
+    """While A holds its deployment for the release delay, B deploys: A's answer names a seq
+    the game has passed (409 ``stale_state``), so A reads the view again and deploys on it."""
+    duel = await game(live_server, {"scenario": "duel"})
+    journal, clock = Journal(), FakeClock()
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=30) as client:
+
+        async def b_moves_meanwhile(seconds: float) -> None:
+            journal.items.append(("sleep", seconds))
+            await clock.sleep(seconds)
+            if len(journal.items) == 1:  # the first release: the game moves on under A
+                b = {"type": "deploy", "ships": [b_placement()]}
+                r = await client.post(f"{duel.path}/commands", json=b, headers=duel.auth("B"))
+                assert r.status_code == 200, r.text
+
+        hooks = {"response": [journal.on_response]}
+        async with httpx.AsyncClient(timeout=30, event_hooks=hooks) as http:
+            host = asyncio.create_task(
+                play_seat(
+                    live_server.url,
+                    duel.game_id,
+                    duel.tokens["A"],
+                    "cadet",
+                    8,
+                    1.0,
+                    http=http,
+                    clock=clock,
+                    sleep=b_moves_meanwhile,
+                )
+            )
+            await deployed(client, duel, "A", host)
+            resign = {"type": "resign"}
+            r = await client.post(f"{duel.path}/commands", json=resign, headers=duel.auth("B"))
+            assert r.status_code == 200, r.text
+            finished = await asyncio.wait_for(host, 60)
+    assert finished.winner == "A"
+    posts = [i for i in journal.items if i[0] == "post"]
+    (_, stale_key, stale_body, stale, _, code), (_, key, body, status, *_) = posts[:2]
+    assert (stale, code, status) == (409, "stale_state", 200)
+    assert json.loads(stale_body)["type"] == json.loads(body)["type"] == "deploy"
+    assert key != stale_key, "a new decision is a new command"
+    assert json.loads(body)["at_seq"] > json.loads(stale_body)["at_seq"]
+
+
+def b_placement() -> dict[str, Any]:
+    return {"ship": "b1", "position": {"x": 36.0, "y": 44.0}, "heading": 6, "speed": 0}
