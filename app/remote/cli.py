@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app.bot import STRATEGIES, strategy
-from app.remote.api import Fatal, Refused, SeatApi, Sleep
+from app.remote.api import Fatal, Note, Refused, SeatApi, Sleep
 from app.remote.host import Clock, Finished, Host, StrategyFailed
 
 TOKEN_ENV = "PINGDUEL_BOT_TOKEN"
@@ -110,13 +110,14 @@ async def play_seat(
     http: httpx.AsyncClient | None = None,
     clock: Clock | None = None,
     sleep: Sleep | None = None,
+    note: Note | None = None,
 ) -> Finished:
     """Play the seat to the game's end (the tests pass their own client, clock and sleep)."""
     player = strategy(name)
     own = http is None
     client = http or httpx.AsyncClient(timeout=REQUEST_TIMEOUT, follow_redirects=False)
     try:
-        api = SeatApi(client, url, game_id, token, sleep or asyncio.sleep, note)
+        api = SeatApi(client, url, game_id, token, sleep or asyncio.sleep, note or Say(token))
         rng = random.Random(seed)
         host = Host(api, player, rng, delay_scale=delay_scale, clock=clock, sleep=sleep)
         return await host.play()
@@ -125,35 +126,45 @@ async def play_seat(
             await client.aclose()
 
 
-def note(text: str) -> None:
-    print(f"pingduel bot: {text}", file=sys.stderr, flush=True)
+class Say:
+    """A line on stderr, with the token blanked out should anything ever carry it."""
+
+    def __init__(self, token: str = "") -> None:
+        self.token = token
+
+    def __call__(self, text: str, prefix: str = "pingduel bot: ") -> None:
+        if self.token:
+            text = text.replace(self.token, "<the seat token>")
+        print(f"{prefix}{text}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
+    say = Say()
     try:
         url, game_id, scale = checked(args)
-        token = read_token(args.token_file)
+        say.token = read_token(args.token_file)
         strategy(args.strategy)  # an unknown name is refused before anything is sent
     except (BadInput, ValueError) as error:
-        note(str(error))
+        say(str(error))
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     print(f"playing game {game_id} on {url} as {args.strategy} (seed {seed})", flush=True)
     try:
-        finished = asyncio.run(play_seat(url, game_id, token, args.strategy, seed, scale))
+        game = play_seat(url, game_id, say.token, args.strategy, seed, scale, note=say)
+        finished = asyncio.run(game)
     except Fatal as error:
-        note(str(error))
+        say(str(error))
         return 2
     except httpx.HTTPError as error:  # one the retries do not cover (an answer it cannot read)
-        note(f"the server's answer could not be read: {type(error).__name__}: {error}")
+        say(f"the server's answer could not be read: {type(error).__name__}: {error}")
         return 2
     except Refused as error:
         sent = json.dumps(error.command)
-        note(f"the server refused a command of {args.strategy} (a bug of the strategy): {sent}")
-        print(error.body, file=sys.stderr, flush=True)
+        say(f"the server refused a command of {args.strategy} (a bug of the strategy): {sent}")
+        say(error.body, prefix="")
         return 1
     except StrategyFailed as error:
-        note(str(error))
+        say(str(error))
         return 1
     except KeyboardInterrupt:
         return 130

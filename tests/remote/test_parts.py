@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.remote.api import retry_after
-from app.remote.cli import BadInput, read_token
+from app.remote.cli import BadInput, Say, read_token
 from app.remote.sse import Message, messages
 
 
@@ -75,3 +75,8 @@ def test_the_token_comes_from_the_file_or_the_environment(
     monkeypatch.delenv("PINGDUEL_BOT_TOKEN")
     with pytest.raises(BadInput, match="PINGDUEL_BOT_TOKEN"):
         read_token(None)
+
+
+def test_no_line_of_the_bot_carries_the_token(capsys: pytest.CaptureFixture[str]) -> None:
+    Say("s3cret-token")("the answer held s3cret-token, somehow")
+    assert capsys.readouterr().err == "pingduel bot: the answer held <the seat token>, somehow\n"
