@@ -1,4 +1,5 @@
-"""The ``pingduel`` command: ``serve`` (migrate, then serve) and ``migrate``."""
+"""The ``pingduel`` command: ``serve`` (migrate, then serve), ``migrate``, and ``bot`` (a
+computer strategy playing one seat of a game on a server, over HTTP: ``app.remote``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from uvicorn.config import LOGGING_CONFIG
 
 from app.config import Settings
 from app.edge.requestlog import log_config
+from app.remote import cli as remote
 from app.store.migrate import upgrade
 
 
@@ -26,7 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     commands.add_parser("migrate", help="apply migrations only")
+    remote.add_parser(commands)
     args = parser.parse_args(argv)
+    if args.command == "bot":  # a client: it needs none of the server's settings
+        return remote.run(args)
 
     try:
         settings = Settings()
