@@ -411,8 +411,8 @@ class ClaimWinIn(_Command):
 
 
 class HandToComputerIn(_Command):
-    """Seat the computer for a side that keeps timing out: refused while the computer
-    opponent does not exist (409 not_available)."""
+    """Hand the other side, once it has timed out three decisions in a row, to the server's
+    computer (the captain) instead of ending the game (issue 17)."""
 
     type: Literal["hand_to_computer"]
 

@@ -53,11 +53,6 @@ class ClaimNotAllowed(E.Conflict):
     title = "No win to claim"
 
 
-class NotAvailable(E.Conflict):
-    code = "not_available"
-    title = "Not available"
-
-
 class NoClock(E.Conflict):
     code = "no_clock"
     title = "No clock"
@@ -107,17 +102,12 @@ class Clocks:
         clock = self._recent.get((game.id, game.seq), clock)
         return M.view(clock, self.now())
 
-    # -- claim_win, hand_to_computer -------------------------------------------------------
+    # -- claim_win (hand_to_computer: app.play.handover) ----------------------------------
     def service_command(
         self, game: Q.GameHead, state: GameState, seat: str, command: Mapping[str, Any]
     ) -> tuple[list[Event], GameState] | None:
         """The commands the clock answers (None: a rules command)."""
         kind = command.get("type")
-        if kind == "hand_to_computer":
-            raise NotAvailable(
-                "the computer opponent is not built yet: it cannot take over a side; "
-                "claim the win instead once the other side has timed out three times in a row"
-            )
         if kind != "claim_win":
             return None
         if set(command) - {"type"}:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,8 +33,15 @@ from app.store.db import Database
 
 # a command the service answers without the rules: its events and state, None if not its own
 ServiceCommand = Callable[
-    [Q.GameHead, GameState, str, Mapping[str, Any]], tuple[list[Event], GameState] | None
+    [AsyncConnection, Q.GameHead, GameState, str, Mapping[str, Any]],
+    Awaitable[tuple[list[Event], GameState] | None],
 ]
+
+
+async def no_service_command(
+    conn: AsyncConnection, game: Q.GameHead, state: GameState, seat: str, body: Mapping[str, Any]
+) -> tuple[list[Event], GameState] | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,7 @@ class Commands:
         self.callers = callers
         self.reading = reading
         self.dice_of = dice_of
-        self.service_command: ServiceCommand = lambda game, state, seat, command: None
+        self.service_command: ServiceCommand = no_service_command
 
     async def command(
         self, game_id: str, token: str | None, body: Mapping[str, Any], key: str | None
@@ -102,7 +109,7 @@ class Commands:
             state = await self._state(conn, read, hashed, key)
             # a RulesError propagates: the transaction rolls back and nothing changes
             self._stale(state, body)
-            events, new_state, rows = self._apply(game, state, caller, body)
+            events, new_state, rows = await self._apply(conn, game, state, caller, body)
             status = GameStatus.FINISHED if new_state.status == GameStatus.FINISHED else game.status
             referee = await self.reading.referee_of(conn, game_id, game.creator)
             game = replace(game, status=status, seq=new_state.seq)
@@ -158,12 +165,18 @@ class Commands:
     def _stale(self, state: GameState, body: Mapping[str, Any]) -> None:
         check_at_seq(state, body.get("at_seq"))
 
-    def _apply(
-        self, game: Q.GameHead, state: GameState, caller: Caller, body: Mapping[str, Any]
+    async def _apply(
+        self,
+        conn: AsyncConnection,
+        game: Q.GameHead,
+        state: GameState,
+        caller: Caller,
+        body: Mapping[str, Any],
     ) -> tuple[list[Event], GameState, list[dict[str, Any]]]:
         command = {k: v for k, v in body.items() if k != "at_seq"}
-        # commands the service answers itself (the clock's ``claim_win``), else the rules'
-        handled = self.service_command(game, state, caller.seat, command)
+        # commands the service answers itself (``claim_win``, ``hand_to_computer``), else the
+        # rules'
+        handled = await self.service_command(conn, game, state, caller.seat, command)
         if handled is not None:
             events, new_state = handled
         else:  # the rules publish the seed in the finish event themselves

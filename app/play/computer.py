@@ -43,6 +43,7 @@ from app.store.db import Database
 log = logging.getLogger(__name__)
 
 LEVELS = ("cadet", "captain")
+DEFAULT_LEVEL = "captain"  # "opponent": "computer", and a side handed to the computer
 _KEPT = 256  # strategies kept in memory per worker (rebuilt from the log when dropped)
 
 

@@ -16,18 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.play.callers import Callers
 from app.play.clocks import Clocks
 from app.play.commands import Commands
 from app.play.computer import Computer, ComputerOptions
+from app.play.handover import hand_to_computer
 from app.play.lobby import Lobby
 from app.play.notify import Notify, NotifyOptions, OutboxWatcher
 from app.play.reading import Reading
 from app.play.referee import Referee
 from app.play.social import Social
 from app.play.watch import Watchers
-from app.rules import DiceSource, SeededDice
+from app.rules import DiceSource, Event, GameState, SeededDice
 from app.rules.designs import PRESET_DESIGNS, Design
 from app.store.cache import StateCache
 from app.store.db import Database
@@ -87,6 +91,19 @@ class GameService:
         )
         self.watchers.add(self.clocks)
         self.reading.clock_view = self.clocks.view
-        self.commands.service_command = self.clocks.service_command
+        self.commands.service_command = self._service_command
         # the server's computer player: a client of its seat like any other (issue 17)
         self.computer = Computer(db, self.reading, self.commands, options.now, options.computer)
+
+    async def _service_command(
+        self,
+        conn: AsyncConnection,
+        game: GameHead,
+        state: GameState,
+        seat: str,
+        command: Mapping[str, Any],
+    ) -> tuple[list[Event], GameState] | None:
+        """The commands the service answers itself (None: the rules' own)."""
+        if command.get("type") == "hand_to_computer":
+            return await hand_to_computer(conn, game, state, seat, command)
+        return self.clocks.service_command(game, state, seat, command)
