@@ -24,6 +24,7 @@ from app.play import tokens
 from app.play.callers import Caller, Callers, token_hash
 from app.play.lobby import Lobby, NewGame, NewShip, NewSide
 from app.rules.state import GameStatus
+from app.store import computer as CS
 from app.store import queries as Q
 from app.store import seats as S
 from app.store import social as SS
@@ -193,7 +194,10 @@ class Social:
                 raise RematchUnavailable(
                     "this game was created before rematches were kept: create a new game"
                 )
-            if offer is None:
+            computer = await CS.levels(conn, game_id)
+            if OTHER[caller.seat] in computer:
+                offered = False  # the computer accepts at once (issue 17)
+            elif offer is None:
                 await SS.add_offer(conn, game_id, caller.seat)
                 offered = True
             elif offer.offered_by == caller.seat:
@@ -225,9 +229,17 @@ class Social:
         async with self.db.read() as conn:
             settings = await SS.settings_of(conn, game_id)
             names = dict(await S.live_seats(conn, game_id))
+            computer = await CS.levels(conn, game_id)
         assert settings is not None
         referee = "referee" in names
         req = request_of(settings)
+        if OTHER[caller.seat] in computer:  # the computer plays on (a handed-over side too)
+            if referee:
+                raise RematchUnavailable(
+                    "a rematch against the computer under a referee is not made here: the "
+                    "referee creates a new game"
+                )
+            req = replace(req, opponent=computer[OTHER[caller.seat]])
         accepter = new_seat(caller.seat)
         creator = "referee" if referee else accepter
         creator_name = names.get("referee" if referee else caller.seat)
@@ -240,10 +252,14 @@ class Social:
             old = "referee" if side == "referee" else new_seat(side)
             claimed = await self.lobby.claim(code, names.get(old))
             handed[side] = claimed["token"]
-        pending = frozenset({OTHER[caller.seat]} | ({"referee"} if referee else set()))
+        human = set() if OTHER[caller.seat] in computer else {OTHER[caller.seat]}
+        pending = frozenset(human | ({"referee"} if referee else set()))
         async with self.db.unit() as conn:
             read = await Q.read_for_change(conn, game_id, None, self.db.postgres)
             offer = await SS.offer(conn, game_id)
+            if offer is None and OTHER[caller.seat] in computer:
+                await SS.add_offer(conn, game_id, caller.seat)  # offered and accepted at once
+                offer = await SS.offer(conn, game_id)
             if read is None or offer is None or offer.new_game_id is not None:
                 await SS.delete_game(conn, new_id)
                 lost = True

@@ -23,6 +23,7 @@ from starlette.datastructures import FormData
 from app.deps import ADMIN_COOKIE, CommandsDep, DbDep, LobbyDep, ReadingDep, cookie_token
 from app.play import errors as E
 from app.play import inputs
+from app.play.computer import LEVELS
 from app.play.designs import load as load_design
 from app.play.designs import presets
 from app.play.errors import RULES_STATUS
@@ -249,7 +250,11 @@ def _new_game_from_form(form: FormData) -> NewGame:
         raise E.Invalid("choose cinematic or vector movement")
     if creator not in ("A", "B", "referee"):
         raise E.Invalid("choose your seat: side A, side B or referee")
+    opponent = text("opponent", "human")
+    if opponent not in ("human", *LEVELS):
+        raise E.Invalid("choose your opponent: a person, or the computer as cadet or captain")
     common = {
+        "opponent": None if opponent == "human" else opponent,
         "movement": movement,
         "creator": creator,
         "creator_name": text("name")[:80] or None,
@@ -282,6 +287,10 @@ async def create(request: Request, lobby: LobbyDep, db: DbDep) -> Response:
         context = await _lobby_context(request, db, _problem_text(error), form)
         return _page(request, "lobby.html", context, 422)
     game_id = created["game_id"]
+    if not created["invites"]:  # the computer took the other side: straight to the table
+        to_table = RedirectResponse(f"/games/{game_id}", status_code=303)
+        await set_seat(request, to_table, game_id, created["token"])
+        return to_table
     links = {
         side: str(request.url_for("join", code=code)) for side, code in created["invites"].items()
     }

@@ -103,3 +103,19 @@ async def test_opponent_is_checked_and_a_refusal_creates_nothing(
         listed = await client.get(f"{API}/games", headers=admin)
         assert listed.status_code == 200, listed.text
         assert len(listed.json()["games"]) == 1
+
+
+async def test_a_rematch_against_the_computer_starts_at_once(db_url: str, tmp_path: Path) -> None:
+    async with served(db_url, tmp_path) as (_, client):
+        body = {"scenario": "duel", "opponent": {"computer": "cadet"}}
+        duel = await against_computer(client, body)
+        r = await command(client, duel, "A", {"type": "resign"})
+        assert r.status_code == 200, r.text
+        r = await client.post(f"{duel.path}/rematch", headers=duel.auth("A"))
+        assert r.status_code == 200, r.text  # no offer to wait on: the computer accepts
+        again = Duel(r.json()["game_id"], {"B": r.json()["token"]})
+        seen = await seat_view(client, again, "B")  # the players swap sides
+        assert seen["status"] == "active"
+        assert seen["seats"]["A"]["name"] == "Computer (cadet)"
+        r = await client.post(f"{duel.path}/rematch", headers=duel.auth("A"))
+        assert r.status_code == 200 and r.json()["token"] is None
