@@ -10,7 +10,7 @@ claimed again by any worker.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import cast
 
 import sqlalchemy as sa
@@ -93,7 +93,12 @@ async def pending(conn: AsyncConnection, now: datetime, limit: int) -> list[Comp
         .order_by(games.c.updated_at)
         .limit(limit)
     )
-    return [ComputerTurn(*row) for row in rows]
+    return [ComputerTurn(*row[:-1], _aware(row.asked_at)) for row in rows]
+
+
+def _aware(at: datetime | None) -> datetime | None:
+    # SQLite hands back the UTC time it stored without its zone
+    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
 
 
 def _row(game_id: str, side: str) -> sa.ColumnElement[bool]:
