@@ -32,6 +32,7 @@ from app.play.service import GameService, PlayOptions
 from app.store.db import Database
 from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
+from app.web import belief_page as web_belief
 from app.web import designer as web_designer
 from app.web import help as web_help
 from app.web import mygames as web_mygames
@@ -242,6 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(stream.pages)
     app.include_router(web_mygames.router)  # GET /games, before /games/{game_id}
     app.include_router(web_replay.router)  # after the game: summary, replay (issue 16)
+    app.include_router(web_belief.router)  # what the computer believed (issue 17)
     app.include_router(notify.pages)  # /sw.js (issue 15)
     app.include_router(web_notify.router)  # the Notify me panel, e-mail confirmation (issue 15)
     app.include_router(web.router)

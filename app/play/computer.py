@@ -167,6 +167,10 @@ class Computer:
         command = await loop.run_in_executor(self._pool, kept.player.decide, seen, rng)
         if command is None:
             return seq
+        belief = _belief_of(kept.player, seq)
+        if belief is not None:
+            async with self.db.unit() as conn:
+                await CS.believed(conn, turn.game_id, turn.side, belief)
         release_at = asked_at + timedelta(seconds=release_delay(seen, self.options.delay_scale))
         wait = (release_at - self.now()).total_seconds()
         if wait > 0:
@@ -215,6 +219,15 @@ class Computer:
             if not page["events"]:
                 return kept
             kept.fed = int(page["events"][-1]["seq"])
+
+
+def _belief_of(player: Strategy, seq: int) -> dict[str, Any] | None:
+    """The player's heat map (a strategy that keeps a belief: the captain), as stored."""
+    believes = getattr(player, "belief_map", None)
+    if believes is None:
+        return None
+    maps = believes()
+    return {"seq": seq, "ships": {ship: m.to_dict() for ship, m in sorted(maps.items())}}
 
 
 def _cadet_answer(seen: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:

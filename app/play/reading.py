@@ -20,6 +20,7 @@ from app.rules import Event, GameState, redact, view
 from app.rules.rewind import open_windows
 from app.rules.snapshot import state_from_dict
 from app.rules.state import PLAYER_SEATS, SIDES, GameStatus, Seat
+from app.store import computer as CS
 from app.store import log as L
 from app.store import queries as Q
 from app.store import seats as S
@@ -266,6 +267,16 @@ class Reading:
             "designs": {k: d.to_dict() for k, d in state.designs.items()},
             "events": events,
         }
+
+    async def computer_beliefs(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """What the server's computer believed at its last decision, per side it played
+        (``app.play.computer``): open to whoever may read the record now — the referee during
+        the game, the players and spectators after it (before, it would tell a seat what the
+        other side has worked out)."""
+        record = await self.record(game_id, token)  # the same gate, and the ships' names
+        async with self.db.read() as conn:
+            beliefs = await CS.beliefs(conn, game_id)
+        return {"status": record["status"], "beliefs": beliefs}
 
     # -- presence and the referee's choices --------------------------------------------------
     async def presence(self, game_id: str, detailed: bool) -> dict[str, Any]:

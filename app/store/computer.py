@@ -138,3 +138,19 @@ async def release(
         .where(_row(game_id, side), computer.c.lease_owner == owner)
         .values(**values)
     )
+
+
+async def believed(
+    conn: AsyncConnection, game_id: str, side: str, belief: dict[str, object]
+) -> None:
+    await conn.execute(sa.update(computer).where(_row(game_id, side)).values(belief=belief))
+
+
+async def beliefs(conn: AsyncConnection, game_id: str) -> dict[str, dict[str, object]]:
+    """side -> the computer's last heat map, for each side it played that kept one."""
+    rows = await conn.execute(
+        sa.select(computer.c.side, computer.c.belief).where(
+            computer.c.game_id == game_id, computer.c.belief.is_not(None)
+        )
+    )
+    return {side: belief for side, belief in rows}

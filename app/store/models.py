@@ -255,4 +255,7 @@ class ComputerSeat(Base):
     asked_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
     lease_owner: Mapped[str | None] = mapped_column(sa.String(32))
     lease_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    # what the computer believed at its last decision (the captain's heat map; shown to the
+    # referee during the game and to everyone after it, never to a seat before the end)
+    belief: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -479,6 +479,11 @@ def _view_model(
         "mine": mine,
         "theirs": [s for s in view["ships"] if s not in mine],
         "can_defend": seat in ("A", "B") and _can_defend(mine),
+        # a side the server's computer plays goes by its seat's name (public, like any name)
+        "computer_played": any(
+            ((s or {}).get("name") or "").startswith("Computer (")
+            for s in view.get("seats", {}).values()
+        ),
         "needle_types": _needle_types([s for s in view["ships"] if s not in mine]),
         "your_move": your_move,
         "error": error,

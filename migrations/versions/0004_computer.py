@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0004_computer"
 down_revision = "0003_notify"
 branch_labels = None
 depends_on = None
+
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
 
 
 def upgrade() -> None:
@@ -29,6 +32,7 @@ def upgrade() -> None:
         sa.Column("asked_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("lease_owner", sa.String(32), nullable=True),
         sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("belief", JSONType, nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
             ["game_id"],
