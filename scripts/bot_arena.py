@@ -7,6 +7,12 @@ and ``--a`` as side A then as side B — so 20 games play each of the 20 combina
 game's seed is ``--seed`` plus its number. Each strategy sees only its seat's view
 (``app.bot.runner``). Prints ``--a``'s wins, draws and losses with 95% Wilson intervals, in
 all and per scenario, and each strategy's thinking time per command (median and p99).
+
+``--calibration`` also checks the belief of a strategy that keeps one (the captain): at each of
+its activations, for each enemy ship on the table that is not live, whether the ship's true
+position (read here, by the referee; never handed to the strategy) lies in the belief's 90%
+credible region (the fewest heaviest cells of ``belief_map()`` holding 90% of the mass), and
+that region's area; per scenario, the share inside and the mean area.
 """
 
 from __future__ import annotations
@@ -17,9 +23,13 @@ import math
 import statistics
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from app.bot import STRATEGIES, strategy
 from app.bot.runner import GameResult, play_game
+from app.bot.strategy import Strategy
+from app.rules import GameState
+from app.rules.geometry import Vec
 from app.rules.scenarios import PRESET_SCENARIOS
 
 Z95 = 1.959964
@@ -45,15 +55,61 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)] if ordered else 0.0
 
 
-def play(a: str, b: str, games: int, seed: int) -> list[tuple[str, GameResult]]:
-    """(the seat ``a`` played, the result) of each game."""
+# scenario and movement -> (true position inside the 90% region?, the region's area in mu²)
+Calibration = dict[str, list[tuple[bool, float]]]
+
+
+def play(
+    a: str, b: str, games: int, seed: int, calibration: Calibration | None = None
+) -> list[tuple[str, GameResult]]:
+    """(the seat ``a`` played, the result) of each game; with ``calibration``, every belief
+    check of the games is added to it."""
     combos = list(itertools.product(sorted(PRESET_SCENARIOS), ("cinematic", "vector"), "AB"))
     out = []
     for i in range(games):
         scenario, movement, seat_a = combos[i % len(combos)]
         players = {seat_a: strategy(a), ("B" if seat_a == "A" else "A"): strategy(b)}
-        out.append((seat_a, play_game(players, scenario, movement, seed + i)))
+        hook = None
+        if calibration is not None:
+            hook = _checker(players, calibration.setdefault(f"{scenario} {movement}", []))
+        out.append((seat_a, play_game(players, scenario, movement, seed + i, on_command=hook)))
     return out
+
+
+def _checker(
+    players: dict[str, Strategy], checks: list[tuple[bool, float]]
+) -> Callable[[GameState, str, dict[str, object]], None]:
+    """The runner's hook: after a believer named the ship of an activation, its belief against
+    the truth (the state before the command, which the strategy never saw)."""
+
+    def check(state: GameState, seat: str, command: dict[str, object]) -> None:
+        believer = players[seat]
+        maps = getattr(believer, "belief_map", None)
+        if maps is None or state.phase.step != "activate":
+            return
+        if command["type"] not in ("activate", "ping", "move"):
+            return
+        for ship_id, grid in maps().items():
+            truth = state.ship(ship_id)
+            if not truth.on_table or truth.position is None or truth.revealed == "live":
+                continue
+            region = grid.credible(0.9)
+            inside = grid.cell_of(Vec(truth.position.x, truth.position.y)) in region
+            checks.append((inside, len(region) * grid.cell * grid.cell))
+
+    return check
+
+
+def report_calibration(calibration: Calibration) -> None:
+    print("belief calibration: enemy ships not live, at each of the believer's activations")
+    print(f"{'':24} {'checks':>7} {'inside 90% region':>18} {'mean area (mu²)':>16}")
+    every = [c for checks in calibration.values() for c in checks]
+    for key, checks in [("all", every), *sorted(calibration.items())]:
+        n = len(checks)
+        k = sum(1 for inside, _ in checks if inside)
+        area = statistics.mean(a for _, a in checks) if checks else 0.0
+        lo, hi = wilson(k, n)
+        print(f"{key:24} {n:7d} {k / n if n else 0:7.1%} [{lo:5.1%}, {hi:5.1%}] {area:10.0f}")
 
 
 def report(a: str, b: str, results: list[tuple[str, GameResult]]) -> None:
@@ -86,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", default="naive", choices=sorted(STRATEGIES))
     parser.add_argument("--games", type=int, default=20, help="games in all (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument(
+        "--calibration", action="store_true", help="check the captain's belief against the truth"
+    )
     args = parser.parse_args(argv)
-    report(args.a, args.b, play(args.a, args.b, args.games, args.seed))
+    calibration: Calibration | None = {} if args.calibration else None
+    report(args.a, args.b, play(args.a, args.b, args.games, args.seed, calibration))
+    if calibration is not None:
+        report_calibration(calibration)
     return 0
 
 

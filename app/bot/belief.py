@@ -27,8 +27,10 @@ from app.bot import detection
 from app.bot.seat import View
 from app.rules.geometry import Table, Vec, Zone
 
-PARTICLES = 160  # particles per enemy ship at the default budget
+PARTICLES = 300  # particles per enemy ship at the default budget
+SIGHTED_SPEED = 3  # times the thrust: the fastest a sighted ship is thought to be going
 CELL = 3.0  # mu: the side of a belief map's cell
+NEIGHBOURS_SHARE = 0.25
 GONE = ("destroyed", "left")
 LOCK_ON, LOCK_ON_VECTOR = 6.0, 3.0  # RULES §9.4: a salvo's lock-on radius
 _STEALTH_SHRINK = {0: 1.0, 1: 5 / 6, 2: 2 / 3}
@@ -100,7 +102,8 @@ class Belief:
                 at = Vec(s["last_known"]["x"], s["last_known"]["y"])
                 c = self.clouds[s["id"]]
                 if any((p.at - at).length() > 1e-6 for p in c.particles):
-                    self.clouds[s["id"]] = pc.collapse(c, at, int(s["last_known"]["heading"]), rng)
+                    heading = int(s["last_known"]["heading"])
+                    self.clouds[s["id"]] = self._collapse(view, s["id"], c, at, heading, rng)
 
     def ping_rate(self) -> float:
         """The share of enemy activations that pinged (a prior of one in two)."""
@@ -116,8 +119,15 @@ class Belief:
             zone = Zone.from_dict(view["deployment_zones"][s["side"]])
             c = pc.from_zone(zone, top, vector, self.particles, rng)
             if known is not None:
-                c = pc.collapse(c, Vec(known["x"], known["y"]), int(known["heading"]), rng)
+                at = Vec(known["x"], known["y"])
+                c = self._collapse(view, s["id"], c, at, int(known["heading"]), rng)
             self.clouds[s["id"]] = c
+
+    def _collapse(
+        self, view: View, ship: str, c: pc.Cloud, at: Vec, heading: int, rng: random.Random
+    ) -> pc.Cloud:
+        top = SIGHTED_SPEED * int(_ship(view, ship)["design"]["thrust"])
+        return pc.collapse(c, at, heading, rng, top, view["movement"] == "vector")
 
     def _read(self, view: View, table: Table, event: Mapping[str, Any], rng: random.Random) -> None:
         kind, data = event["type"], event.get("data", {})
@@ -129,7 +139,8 @@ class Belief:
             self.clouds[ship] = pc.advanced(self.clouds[ship], thrust, vector, table, rng, drift)
         elif kind == "ship_revealed" and ship in self.clouds:
             at = Vec.from_dict(data["position"])
-            self.clouds[ship] = pc.collapse(self.clouds[ship], at, int(data["heading"]), rng)
+            heading = int(data["heading"])
+            self.clouds[ship] = self._collapse(view, ship, self.clouds[ship], at, heading, rng)
         elif kind == "ping":
             self._ping(view, data, table, rng)
         elif kind in ("ship_destroyed", "ship_left") and ship is not None:
@@ -187,9 +198,23 @@ class Belief:
             shape = BeliefMap(cell, cols, rows, ())
             for p, w in zip(c.particles, c.weights, strict=True):
                 r, col = shape.cell_of(p.at)
-                grid[r][col] += w
+                _spread(grid, r, col, w)
             out[ship_id] = BeliefMap(cell, cols, rows, tuple(tuple(row) for row in grid))
         return out
+
+
+def _spread(grid: list[list[float]], r: int, c: int, w: float) -> None:
+    """A particle stands for the ground around it too: half its weight in its cell, half
+    shared by the neighbours on the table (a few hundred particles leave gaps otherwise)."""
+    around = [
+        (r + dr, c + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and 0 <= r + dr < len(grid) and 0 <= c + dc < len(grid[0])
+    ]
+    grid[r][c] += w * (1.0 - NEIGHBOURS_SHARE) if around else w
+    for rr, cc in around:
+        grid[rr][cc] += w * NEIGHBOURS_SHARE / len(around)
 
 
 def _enemies(view: View) -> list[Mapping[str, Any]]:

@@ -81,14 +81,23 @@ def _with_motion(p: Particle, top_speed: int, vector: bool, rng: random.Random) 
     return Particle(p.x, p.y, p.heading, rng.randint(0, top_speed))
 
 
-def collapse(cloud: Cloud, at: Vec, heading: int, rng: random.Random) -> Cloud:
-    """A live sighting: position and heading are known; the motion stays the cloud's guess,
-    taken from the particles nearest the sighting (their motion fits how it got there)."""
+def collapse(
+    cloud: Cloud, at: Vec, heading: int, rng: random.Random, top_speed: int, vector: bool
+) -> Cloud:
+    """A live sighting: position and heading are known, the motion is not. Half the particles
+    keep the motion of a particle near the sighting (it fits how the ship got there), half take
+    a fresh one up to ``top_speed``: a sighting must not make the cloud sure of a speed."""
     near = [math.exp(-((p.at - at).length() ** 2) / 18.0) for p in cloud.particles]
     total = sum(near)
     weights = [w / total for w in near] if total > FLOOR else list(cloud.weights)
     picked = _systematic(weights, len(cloud.particles), rng)
-    return uniform([_replace_place(cloud.particles[i], at, heading) for i in picked])
+    out = []
+    for k, i in enumerate(picked):
+        p = cloud.particles[i]
+        if k % 2:
+            p = _with_motion(p, top_speed, vector, rng)
+        out.append(_replace_place(p, at, heading))
+    return uniform(out)
 
 
 def _replace_place(p: Particle, at: Vec, heading: int) -> Particle:
