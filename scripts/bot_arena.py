@@ -24,11 +24,12 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from typing import Any
 
-from app.bot import STRATEGIES, strategy
+from app.bot import STRATEGIES, Captain, strategy
 from app.bot.runner import GameResult, play_game
 from app.bot.strategy import Strategy
-from app.rules import GameState
+from app.rules import GameState, view
 from app.rules.geometry import Vec
 from app.rules.scenarios import PRESET_SCENARIOS
 
@@ -59,8 +60,24 @@ def quantile(values: list[float], q: float) -> float:
 Calibration = dict[str, list[tuple[bool, float]]]
 
 
+# per game, for each command sent: whether its decision had more than one legal choice
+CHOICES: dict[int, list[bool]] = {}
+
+
+def make(name: str, budget: tuple[int, int] | None = None) -> Strategy:
+    """A fresh strategy; a captain with ``budget`` (particles per cloud, particles scored)."""
+    if name == "captain" and budget is not None:
+        return Captain(particles=budget[0], scored=budget[1])
+    return strategy(name)
+
+
 def play(
-    a: str, b: str, games: int, seed: int, calibration: Calibration | None = None
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    calibration: Calibration | None = None,
+    budget: tuple[int, int] | None = None,
 ) -> list[tuple[str, GameResult]]:
     """(the seat ``a`` played, the result) of each game; with ``calibration``, every belief
     check of the games is added to it."""
@@ -68,24 +85,37 @@ def play(
     out = []
     for i in range(games):
         scenario, movement, seat_a = combos[i % len(combos)]
-        players = {seat_a: strategy(a), ("B" if seat_a == "A" else "A"): strategy(b)}
-        hook = None
+        players = {seat_a: make(a, budget), ("B" if seat_a == "A" else "A"): make(b, budget)}
+        checks = None
         if calibration is not None:
-            hook = _checker(players, calibration.setdefault(f"{scenario} {movement}", []))
+            checks = calibration.setdefault(f"{scenario} {movement}", [])
+        hook = _hook(players, checks, CHOICES.setdefault(seed + i, []))
         out.append((seat_a, play_game(players, scenario, movement, seed + i, on_command=hook)))
     return out
 
 
-def _checker(
-    players: dict[str, Strategy], checks: list[tuple[bool, float]]
-) -> Callable[[GameState, str, dict[str, object]], None]:
-    """The runner's hook: after a believer named the ship of an activation, its belief against
-    the truth (the state before the command, which the strategy never saw)."""
+def _has_choice(seen: dict[str, Any]) -> bool:
+    """More than one legal answer: two commands offered (resigning aside), or one with options
+    (a placement, orders, step 2, a fire window with options, groups to send)."""
+    legal = seen["phase"]["legal"]
+    offered = set(legal["commands"]) - {"resign"}
+    if len(offered) > 1 or offered & {"deploy", "move", "markers", "fighters"}:
+        return True
+    return "fire" in offered and bool(legal.get("fire_options"))
 
-    def check(state: GameState, seat: str, command: dict[str, object]) -> None:
+
+def _hook(
+    players: dict[str, Strategy], checks: list[tuple[bool, float]] | None, choices: list[bool]
+) -> Callable[[GameState, str, dict[str, Any]], None]:
+    """The runner's hook: whether the decision had a choice; and after a believer named the ship
+    of an activation, its belief against the truth (the state before the command, which the
+    strategy never saw)."""
+
+    def check(state: GameState, seat: str, command: dict[str, Any]) -> None:
+        choices.append(_has_choice(view(state, seat)))
         believer = players[seat]
         maps = getattr(believer, "belief_map", None)
-        if maps is None or state.phase.step != "activate":
+        if checks is None or maps is None or state.phase.step != "activate":
             return
         if command["type"] not in ("activate", "ping", "move"):
             return
@@ -119,7 +149,10 @@ def report(a: str, b: str, results: list[tuple[str, GameResult]]) -> None:
         outcome = r.outcome_for(seat_a)
         rows["all"][outcome] += 1
         rows[f"{r.scenario} {r.movement}"][outcome] += 1
-        for sent in r.sent:
+        flags = CHOICES.get(r.seed, [])
+        for k, sent in enumerate(r.sent):
+            if k < len(flags) and not flags[k]:
+                continue  # a decision with one legal answer: nothing to think about
             name = a if sent.seat == seat_a else b
             times[name if a != b else f"{name} ({'a' if sent.seat == seat_a else 'b'})"].append(
                 sent.seconds
@@ -130,7 +163,7 @@ def report(a: str, b: str, results: list[tuple[str, GameResult]]) -> None:
         c = rows[key]
         n = sum(c.values())
         print(f"{key:24} {share(c['win'], n)} {share(c['draw'], n)} {share(c['loss'], n)}")
-    print("thinking time per command:")
+    print("thinking time per decision with more than one legal choice:")
     for name, values in sorted(times.items()):
         median, p99 = statistics.median(values) * 1e3, quantile(values, 0.99) * 1e3
         print(f"  {name:14} {len(values):6d} commands  median {median:7.3f} ms  p99 {p99:7.3f} ms")
@@ -143,11 +176,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games in all (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument(
+        "--budget",
+        default=None,
+        help="the captain's budget: particles per cloud,particles scored (default 300,24)",
+    )
+    parser.add_argument(
         "--calibration", action="store_true", help="check the captain's belief against the truth"
     )
     args = parser.parse_args(argv)
     calibration: Calibration | None = {} if args.calibration else None
-    report(args.a, args.b, play(args.a, args.b, args.games, args.seed, calibration))
+    budget: tuple[int, int] | None = None
+    if args.budget:
+        particles, scored = (int(x) for x in args.budget.split(","))
+        budget = (particles, scored)
+    results = play(args.a, args.b, args.games, args.seed, calibration, budget)
+    report(args.a, args.b, results)
     if calibration is not None:
         report_calibration(calibration)
     return 0
