@@ -68,7 +68,7 @@ class Captain(SeatPlayer):
         offered = commands(view)
         if step not in ("start", "after_ping", "after_move") or offered & {"fire", "defend"}:
             return super().decide(view, rng)
-        if "fighters" in offered or "core_action" in offered:
+        if "fighters" in offered:
             return super().decide(view, rng)
         active = ship(view, view["phase"]["ship"])
         if step == "start" and "ping" in offered and self.pings(view, active, rng):
@@ -123,7 +123,8 @@ class Captain(SeatPlayer):
         on, off = moves.candidates(view, active)
         if not on:
             return moves.move(active["id"], off[0], leave=True)
-        pool = moves.safe(on, Table.from_dict(view["table"]))
+        table = Table.from_dict(view["table"])
+        pool = tactics.stoppable(moves.safe(on, table), int(active["thrust"]), table)
 
         def score(i: int) -> float:
             c = pool[i]

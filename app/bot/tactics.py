@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bot import cloud as pc
-from app.bot import detection, gunnery
+from app.bot import detection, gunnery, moves
 from app.bot.belief import Belief
 from app.bot.seat import View, own_ships, ship
 from app.rules.geometry import Table, Vec, target_in_arcs
@@ -98,6 +98,28 @@ def seen_chance(view: View, own: Mapping[str, Any], enemies: Sequence[Enemy]) ->
     """The chance an enemy ping reveals this ship (the best sensors among the enemies)."""
     dice = max((detection.sensor_dice(e.view) for e in enemies if e.armed), default=1)
     return detection.reveal_chance(dice, view, own)
+
+
+def stoppable(pool: list[moves.Candidate], thrust: int, table: Table) -> list[moves.Candidate]:
+    """The orders after which the ship could brake to a stop on the table, shedding its thrust
+    a turn straight along its course (every order when none could: the least bad is then left
+    to the score)."""
+
+    def stops(c: moves.Candidate) -> bool:
+        at, way = c.end, c.coast - c.end  # one turn's coast is its motion now
+        speed = way.length()
+        while speed > 1e-9:
+            step = max(speed - thrust, 0.0)
+            at = at + way * (step / way.length())
+            if not table.contains(at):
+                return False
+            if thrust <= 0:
+                return table.contains(at + way * 4.0)  # cannot brake: it coasts on
+            speed = step
+        return True
+
+    kept = [c for c in pool if stops(c)]
+    return kept or pool
 
 
 def place_score(
