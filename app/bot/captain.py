@@ -34,7 +34,7 @@ from app.rules.geometry import Table, Vec, Zone
 from app.rules.systems import profile
 
 SCORED = 24  # particles of each cloud that score a choice, at the default budget
-PING_MARGIN = 0.4  # hits a ping must bring beyond its risk (being seen costs more than that)
+PING_MARGIN = 1.0  # hits a ping must bring beyond its risk (being seen costs more than that)
 QUIET_WORTH = 0.5  # the share of its overwatch shots a ship gives up by pinging
 HOLD_BELOW = 0.35  # expected hits under which a ship not yet live holds its fire
 LAUNCH_MASS = 0.15  # enemy mass a launch's aim point must hold to be worth a launch
