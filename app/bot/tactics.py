@@ -17,7 +17,7 @@ from app.bot.belief import Belief
 from app.bot.seat import View, own_ships, ship
 from app.rules.geometry import Table, Vec, target_in_arcs
 
-APPROACH = 0.01  # hits per mu: a pull towards the enemy when no place offers a shot yet
+APPROACH = 0.03  # hits per mu: a pull towards the enemy when no place offers a shot yet
 LOCK_ON, LOCK_ON_VECTOR = 6.0, 3.0  # a salvo's lock-on radius (RULES §9.4)
 
 
