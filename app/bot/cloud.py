@@ -128,6 +128,11 @@ def _systematic(weights: Sequence[float], n: int, rng: random.Random) -> list[in
     return out
 
 
+def drawn(cloud: Cloud, n: int, rng: random.Random) -> list[Particle]:
+    """``n`` particles drawn in proportion to their weights (systematic: one random offset)."""
+    return [cloud.particles[i] for i in _systematic(cloud.weights, n, rng)]
+
+
 def resampled(cloud: Cloud, table: Table, rng: random.Random, *, force: bool = False) -> Cloud:
     """A fresh, equally weighted cloud when the weights have gathered (ESS below half)."""
     n = len(cloud.particles)

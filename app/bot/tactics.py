@@ -56,14 +56,11 @@ class Enemy:
 def sample(view: View, belief: Belief, n: int, rng: random.Random) -> list[Enemy]:
     """``n`` equally weighted particles of every enemy cloud (systematic resampling)."""
     out = []
-    table = Table.from_dict(view["table"])
     for ship_id, c in sorted(belief.clouds.items()):
         s = ship(view, ship_id)
         if s["status"] not in ("active", "out_of_play"):
             continue
-        small = pc.Cloud(c.particles, c.weights)
-        picked = pc.resampled(small, table, rng, force=True).particles[:n]
-        out.append(Enemy(s, tuple(picked)))
+        out.append(Enemy(s, tuple(pc.drawn(c, n, rng))))
     return out
 
 
