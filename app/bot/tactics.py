@@ -18,6 +18,7 @@ from app.bot.seat import View, own_ships, ship
 from app.rules.geometry import Table, Vec, target_in_arcs
 
 APPROACH = 0.03  # hits per mu: a pull towards the enemy when no place offers a shot yet
+RISK = 1.0  # a hit taken weighs this many hits given, in choosing a place
 LOCK_ON, LOCK_ON_VECTOR = 6.0, 3.0  # a salvo's lock-on radius (RULES §9.4)
 
 
@@ -125,7 +126,7 @@ def place_score(
     """A place to end a move: shots on overwatch, less the fire risked if a ping finds it,
     less a little for every mu from the nearest enemy (so the captain closes in)."""
     score = offense(own, at, heading, enemies)
-    score -= seen_chance(view, own, enemies) * danger(own, at, enemies, ready=False)
+    score -= RISK * seen_chance(view, own, enemies) * danger(own, at, enemies, ready=False)
     if enemies:
         score -= APPROACH * min((e.mean() - at).length() for e in enemies)
     return score
