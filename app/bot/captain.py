@@ -30,6 +30,7 @@ from app.bot.belief import PARTICLES, Belief, BeliefMap
 from app.bot.cadet import attack_choice, attackable
 from app.bot.seat import Command, View, awaited, commands, legal, out_of_control, ship
 from app.bot.strategy import SeatPlayer, registered
+from app.rules.fighters.dogfight import expected_hits as group_expected_hits
 from app.rules.geometry import Table, Vec, Zone
 from app.rules.systems import profile
 
@@ -37,6 +38,7 @@ SCORED = 24  # particles of each cloud that score a choice, at the default budge
 PING_MARGIN = 1.0  # hits a ping must bring beyond its risk (being seen costs more than that)
 QUIET_WORTH = 0.5  # the share of its overwatch shots a ship gives up by pinging
 HOLD_BELOW = 0.35  # expected hits under which a ship not yet live holds its fire
+KILL = 2.0  # a fighter killed before it strikes weighs this many hits on a ship
 LAUNCH_MASS = 0.15  # enemy mass a launch's aim point must hold to be worth a launch
 
 
@@ -151,12 +153,12 @@ class Captain(SeatPlayer):
         whole volley is worth too little to be seen for."""
         by_ship: dict[str, dict[str, list[tuple[float, Mapping[str, Any]]]]] = {}
         for o in shots:
-            hits = _option_hits(o)
+            hits = _option_hits(o) if _is_ship(view, o["target"]) else _group_hits(o)
             by_ship.setdefault(o["ship"], {}).setdefault(o["target"], []).append((hits, o))
         out: list[Mapping[str, Any]] = []
         for ship_id, targets in by_ship.items():
             worth = {
-                t: sum(h for h, _ in opts) * _worth(ship(view, t)) if _is_ship(view, t) else 0.5
+                t: sum(h for h, _ in opts) * (_worth(ship(view, t)) if _is_ship(view, t) else KILL)
                 for t, opts in targets.items()
             }
             own = ship(view, ship_id)
@@ -210,6 +212,14 @@ def _option_hits(o: Mapping[str, Any]) -> float:
     except (KeyError, ValueError, IndexError, TypeError):
         return 0.5  # an option the reckoning cannot read: worth a middling shot
     return gunnery.expected_hits(fb, int(o.get("screen") or 0))
+
+
+def _group_hits(o: Mapping[str, Any]) -> float:
+    """A shot at a group: each hit kills one of its fighters (the engine's own expectation)."""
+    try:
+        return float(group_expected_hits(o.get("dice"), int(o.get("drm") or 0)))
+    except (KeyError, ValueError, TypeError):
+        return 0.5
 
 
 def _is_ship(view: View, target: str) -> bool:
