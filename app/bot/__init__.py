@@ -7,7 +7,8 @@ browser on the same seat could have done.
 """
 
 from app.bot.cadet import Cadet
+from app.bot.captain import Captain
 from app.bot.naive import Naive
 from app.bot.strategy import STRATEGIES, Strategy, strategy
 
-__all__ = ["STRATEGIES", "Cadet", "Naive", "Strategy", "strategy"]
+__all__ = ["STRATEGIES", "Cadet", "Captain", "Naive", "Strategy", "strategy"]

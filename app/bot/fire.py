@@ -31,8 +31,13 @@ class _Controls:
     free: int
     engaged: set[str] = field(default_factory=set)  # targets (old locks and new ones)
     aimed: set[tuple[float, float]] = field(default_factory=set)  # new aim points
+    # more locks and aim points than working fire controls (some lost since): no more fire
+    # this turn (RULES §7), though the window may still offer a lock or a shared aim point
+    blocked: bool = False
 
     def takes_target(self, target: str) -> bool:
+        if self.blocked:
+            return False
         if target in self.engaged:
             return True
         if self.free <= 0:
@@ -42,6 +47,8 @@ class _Controls:
         return True
 
     def takes_aim(self, point: tuple[float, float], shared: bool) -> bool:
+        if self.blocked:
+            return False
         if shared or point in self.aimed:
             return True
         if self.free <= 0:
@@ -57,7 +64,7 @@ def _controls(view: View) -> dict[str, _Controls]:
         launchers = {x["id"] for x in s["design"]["systems"] if x["type"] in LAUNCHER_TYPES}
         aims_taken = len(launchers & set(s["fired"]))  # at most one aim point per launch
         free = int(s.get("fire_controls", 0)) - len(s.get("locks", ())) - aims_taken
-        out[s["id"]] = _Controls(max(free, 0), set(s.get("locks", ())))
+        out[s["id"]] = _Controls(max(free, 0), set(s.get("locks", ())), blocked=free < 0)
     return out
 
 

@@ -35,6 +35,7 @@ class Candidate:
     orders: dict[str, Any]
     end: Vec
     coast: Vec  # where one more turn of "no change" would take it: off the table is a trap
+    heading: int = 0  # the heading the order leaves the ship at
 
 
 def safe(pool: list[Candidate], table: Table) -> list[Candidate]:
@@ -135,7 +136,7 @@ def _vector(pos: Vec, heading: int, vel: Vec, limits: Mapping[str, Any]) -> list
             res = move_vector(pos, heading, vel, VectorOrders(r, n))
             new = res.velocity if res.velocity is not None else vel
             coast = move_vector(res.position, res.heading, new, VectorOrders(0, 0)).position
-            out.append(Candidate({"rotate": r, "thrust": n}, res.position, coast))
+            out.append(Candidate({"rotate": r, "thrust": n}, res.position, coast, res.heading))
     return out
 
 
@@ -149,7 +150,7 @@ def _cinematic(pos: Vec, heading: int, speed: int, limits: Mapping[str, Any]) ->
             res = move_cinematic(pos, heading, speed, CinematicOrders(s, t))
             coast = move_cinematic(res.position, res.heading, speed + s, CinematicOrders(0, 0))
             orders = {"speed_change": s, "turn": t}
-            out.append(Candidate(orders, res.position, coast.position))
+            out.append(Candidate(orders, res.position, coast.position, res.heading))
     return out
 
 

@@ -1,7 +1,9 @@
 """A whole game between two strategies, in-process at the engine level.
 
-Each strategy is fed only ``view(state, its seat)``; its command goes through ``decide`` with
-the game's seeded dice, as a browser's would through the service. A command the engine refuses
+Each strategy is fed only ``view(state, its seat)`` and, through ``observe`` before each of its
+decisions, its seat's events since the last one, redacted for the seat (``redact`` against the
+state before each command, as the service delivers them); its command goes through ``decide``
+with the game's seeded dice, as a browser's would through the service. A command the engine refuses
 is the strategy's bug: ``BotRefused`` says which, with the view it answered. The runner (not a
 strategy) reads the clock, to time each decision.
 """
@@ -16,7 +18,16 @@ from typing import Any
 
 from app.bot.seat import Command
 from app.bot.strategy import Strategy
-from app.rules import GameSetup, GameState, SeededDice, decide, game_started, start_state, view
+from app.rules import (
+    GameSetup,
+    GameState,
+    SeededDice,
+    decide,
+    game_started,
+    redact,
+    start_state,
+    view,
+)
 from app.rules.errors import RulesError
 
 MAX_COMMANDS = 5000  # far more than any preset game takes: a bound on a strategy that stalls
@@ -72,18 +83,22 @@ def play_game(
     state = start_state(game_started(game_id, GameSetup.from_scenario(scenario, movement)))
     names = {seat: p.name for seat, p in players.items()}
     result = GameResult(scenario, movement, seed, names)
+    unread: dict[str, list[dict[str, Any]]] = {"A": [], "B": []}
     for _ in range(max_commands):
         if state.status == "finished":
             break
-        seat, command, seconds = _next_command(state, players, seats)
+        seat, command, seconds = _next_command(state, players, seats, unread)
         if on_command is not None:
             on_command(state, seat, command)
         try:
-            state = decide(state, seat, command, dice).state
+            decision = decide(state, seat, command, dice)
         except RulesError as e:
             raise BotRefused(
                 f"{names[seat]} as {seat} at seq {state.seq} sent {command}: refused ({e})"
             ) from e
+        for s in ("A", "B"):
+            unread[s].extend(redact(e, s, state) for e in decision.events)
+        state = decision.state
         result.sent.append(Sent(seat, command, seconds))
     if state.status != "finished":
         raise Stalled(f"{scenario}/{movement} seed {seed} did not end in {max_commands} commands")
@@ -96,14 +111,20 @@ def play_game(
 
 
 def _next_command(
-    state: GameState, players: Mapping[str, Strategy], rngs: Mapping[str, random.Random]
+    state: GameState,
+    players: Mapping[str, Strategy],
+    rngs: Mapping[str, random.Random],
+    unread: Mapping[str, list[dict[str, Any]]],
 ) -> tuple[str, Command, float]:
-    """The first awaited seat's command (seat A first when both are awaited in a window)."""
+    """The first awaited seat's command (seat A first when both are awaited in a window), the
+    seat's unread events observed first."""
     for seat in ("A", "B"):
         seen: dict[str, Any] = view(state, seat)
         if seat not in seen["phase"]["awaiting"]:
             continue
         start = time.perf_counter()
+        players[seat].observe(list(unread[seat]))
+        unread[seat].clear()
         command = players[seat].decide(seen, rngs[seat])
         seconds = time.perf_counter() - start
         if command is None:

@@ -35,3 +35,15 @@ def test_a_short_run_prints_the_table(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "naive (a) against cadet (b): 3 games" in out
     assert out.count("%") >= 6 and "median" in out and "p99" in out
+
+
+def test_four_captains_games_print_the_table_and_the_calibration(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _arena().main(["--a", "captain", "--b", "naive", "--games", "4", "--calibration"]) == 0
+    out = capsys.readouterr().out
+    assert "captain (a) against naive (b): 4 games" in out
+    assert "belief calibration" in out and "inside 90% region" in out
+    calibration = out.split("belief calibration")[1]
+    checks = int(calibration.splitlines()[2].split()[1])  # the "all" row's checks
+    assert checks > 0

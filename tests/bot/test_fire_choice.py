@@ -58,3 +58,25 @@ def test_a_seat_that_has_deployed_is_not_asked_again() -> None:
     state = decide(state, "A", command, dice).state
     assert strategy("cadet").decide(view(state, "A"), random.Random(2)) is None
     assert strategy("naive").decide(view(state, "B"), random.Random(2)) is not None
+
+
+def test_a_ship_that_lost_its_fire_controls_after_aiming_launches_nothing() -> None:
+    # the window offers the aim point it took this turn (shared), but with no working fire
+    # control left the ship fires no more this turn (RULES §7): the engine would refuse it
+    launch = {
+        "ship": "a1",
+        "weapon": "rack-2",
+        "launch": "salvo",
+        "arcs": ["F"],
+        "loads": [{"load": "salvo", "reach": 24.0, "left": 1}],
+        "aim_at": [{"aim": {"x": 12.0, "y": 12.0}, "shared": True}],
+        "fire_control": "shared",
+    }
+    v = _view([launch], controls=0, fired=["rack-1"])
+    shots, launches = fire.options(v)
+
+    def first(o: dict[str, Any]) -> dict[str, Any]:
+        picked: dict[str, Any] = o["aim_at"][0]
+        return picked
+
+    assert fire.declaration(v, shots, launches, random.Random(0), first)["shots"] == []

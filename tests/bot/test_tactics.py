@@ -1,0 +1,36 @@
+"""The captain's reckoning: it keeps only orders it can brake out of on the table, and it rates
+a weapon's band by the hits the rules' beam dice should score."""
+
+from __future__ import annotations
+
+from app.bot import gunnery, tactics
+from app.bot.moves import Candidate
+from app.rules.geometry import Table, Vec
+from app.rules.systems import profile
+
+
+def _order(x: float, speed: float) -> Candidate:
+    """An order that ends at (x, 24) heading east at ``speed`` mu a turn."""
+    return Candidate({}, Vec(x, 24.0), Vec(x + speed, 24.0), 3)
+
+
+def test_only_orders_it_can_brake_out_of_on_the_table_are_kept() -> None:
+    table = Table()
+    slow, fast = _order(50.0, 6.0), _order(50.0, 20.0)  # fast: 14 + 8 + 2 mu more to stop
+    assert tactics.stoppable([slow, fast], 6, table) == [slow]
+    # when no order can stop on the table, the choice is left to the score
+    assert tactics.stoppable([fast], 6, table) == [fast]
+
+
+def test_a_ship_without_thrust_must_coast_on_the_table() -> None:
+    table = Table()
+    # no thrust: it never slows, so it must coast on the table for a few turns more
+    assert tactics.stoppable([_order(10.0, 2.0), _order(70.0, 2.0)], 0, table) == [
+        _order(10.0, 2.0)
+    ]
+
+
+def test_a_class_two_beam_scores_more_up_close() -> None:
+    near, far = profile("beam", 2)
+    assert gunnery.expected_hits(near) > gunnery.expected_hits(far) > 0
+    assert gunnery.expected_hits(near, screen=1) < gunnery.expected_hits(near)
