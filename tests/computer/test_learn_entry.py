@@ -1,4 +1,4 @@
-""""Learn to play" (issue 17) over HTTP: the lobby and /help carry the form; POST /learn takes
+""" "Learn to play" (issue 17) over HTTP: the lobby and /help carry the form; POST /learn takes
 the player straight to the table of a duel against the cadet whose page is marked guided (and
 loads the lessons); a form without its CSRF token is refused and creates nothing; an ordinary
 game against the computer is not guided."""
