@@ -43,7 +43,7 @@
         text: "Change the speed and turn by clock points; the map draws the path before you send it. Nobody else sees the move: to the cadet your ship simply vanishes into the dark.",
         link: help("move", "Moving") },
       { target: "#move-button", title: "Move, or ping first",
-        text: "A ping is how you look for the enemy: your sensors may reveal it, and only a revealed ship can be shot at. The cost: a ping always shows your own ship, exactly where it is, and lets anyone who can see it fire. One ping per activation, before or after the move.",
+        text: "A ping is how you look for the enemy: your sensors may reveal it, and only a revealed ship can be shot at. The cost: a ping always shows your own ship, exactly where it is, and opens a fire window in which the enemy's quiet ships may shoot at it. One ping per activation, before or after the move.",
         link: help("ping", "What a ping does") },
     ] },
     { id: "overwatch", when: "#controls button[value=end_activation]", steps: [
