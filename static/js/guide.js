@@ -67,7 +67,7 @@
         text: "The hull boxes come in rows. A volley that finishes a row makes the ship test each system on a die — a threshold check — and a failed system stops working until it is repaired.",
         link: help("damage", "Threshold checks") },
     ] },
-    { id: "end", when: "#status[data-status=finished]", steps: [
+    { id: "end", when: "#replay", steps: [
       { target: "#result", title: "The end",
         text: "A duel ends when one side has no ship left, or at the turn limit, when the points of the ships destroyed decide. Below, the replay shows both tracks and what each side knew. Ready for more? Try the captain from the lobby.",
         link: help("end", "The end and the points") },
@@ -96,10 +96,16 @@
     });
   }
 
+  // the game just ended: app.js reloads the page for its reveal (#replay), a lesson would flash
+  function reloading() {
+    var status = document.getElementById("status");
+    return status && status.dataset.status === "finished" && !document.getElementById("replay");
+  }
+
   function check() {
     var tour = window.pingduelTour;
     var kept = load();
-    if (!tour || kept.off) return;
+    if (!tour || kept.off || reloading()) return;
     var lessons = due(kept);
     if (!lessons.length) return;
     if (tour.isOpen()) {

@@ -162,3 +162,65 @@ def test_a_lesson_on_a_phone_with_reduced_motion(
         assert _axe(page) + _overflow(page) == []
     finally:
         context.close()
+
+
+def step(page: Page) -> str:
+    """One answer through the page's forms, whatever the page asks: deploy standing still,
+    ping before moving, stand still, fire every weapon at its first target or hold; the name
+    of what was done ("" when it is not the player's move)."""
+    controls = page.locator("#controls")
+    if page.locator("#deploy-form").count():
+        for speed in page.locator("#deploy-form input[name^=speed_]").all():
+            speed.fill("0")  # at speed 0 the ship never drifts off the table
+        controls.get_by_role("button", name="Deploy in secret").click()
+        return "deploy"
+    if page.locator("#fire-form").count():
+        for weapon in page.locator("#fire-form fieldset.weapon-choice").all():
+            weapon.locator(".shot-option:not(.hold-option) input[type=radio]").first.check()
+        fire = page.locator("#fire-form").get_by_role("button", name="Fire the chosen shots")
+        if fire.count():
+            fire.click()
+            return "fire"
+        page.locator("#fire-form button[data-hold]").click()
+        return "hold"
+    for what, button in (
+        ("ping", "#orders-form button[value=ping]"),
+        ("move", "#move-button"),
+        ("end", "#controls button[value=end_activation]"),
+        ("drift", "#controls .drift-form button"),
+    ):
+        if page.locator(button).count():
+            page.locator(button).first.click()
+            return what
+    return ""
+
+
+def test_a_guided_game_against_the_computer_reaches_the_end_in_the_browser(
+    open_page: OpenPage, quick_server: LiveServer
+) -> None:
+    """The whole duel played through the page's forms (never a resignation) until the status
+    says finished; the lessons met on the way are closed as they come, the last one the end's."""
+    page = open_page()
+    start_guided(page, quick_server)
+    titles: list[str] = []
+    done: list[str] = []
+    deadline = time.monotonic() + 240
+    status = page.locator("#status")
+    while status.get_attribute("data-status") != "finished":
+        assert time.monotonic() < deadline, (done[-20:], page.locator("#controls").inner_text())
+        if page.locator("#tour-title").count():
+            titles.append(page.locator("#tour-title").inner_text())
+            page.keyboard.press("Escape")
+        page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
+        what = step(page)
+        if what:
+            done.append(what)
+            page.wait_for_function("() => document.querySelectorAll('.htmx-request').length === 0")
+        else:
+            page.wait_for_timeout(150)
+    assert "resign" not in done and done.count("move") >= 1, done
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#tour-title")).to_have_text("The end")
+    assert {"Your deployment zone", "Your activation: name a ship", "A fire window"} <= set(
+        titles
+    ), titles
