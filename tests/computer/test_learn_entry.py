@@ -1,7 +1,8 @@
 """ "Learn to play" (issue 17) over HTTP: the lobby and /help carry the form; POST /learn takes
 the player straight to the table of a duel against the cadet whose page is marked guided (and
 loads the lessons); a form without its CSRF token is refused and creates nothing; an ordinary
-game against the computer is not guided."""
+game against the computer is not guided. Only a game against the computer may be guided, and a
+rematch of one is not."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import re
 from pathlib import Path
 
 import httpx
+import pytest
 
+from app.play import errors as E
+from app.play.lobby import NewGame, settings_of
+from app.play.social import request_of
 from tests.computer.test_lobby_computer import lobby_csrf
 from tests.computer.test_server_seat import served
 from tests.conftest import ADMIN
@@ -60,3 +65,14 @@ async def test_learn_to_play_makes_a_guided_duel_against_the_cadet(
         plain = await client.get(r.headers["location"])
         assert "Computer (cadet)" in plain.text
         assert "data-guided" not in plain.text and "guide.js" not in plain.text
+
+
+async def test_only_a_game_against_the_computer_is_guided_and_no_rematch_is(
+    db_url: str, tmp_path: Path
+) -> None:
+    async with served(db_url, tmp_path) as (service, _):
+        with pytest.raises(E.Invalid, match="against the computer"):
+            await service.lobby.create_game(NewGame(scenario="duel", guided=True))
+        made = NewGame(scenario="duel", opponent="cadet", guided=True)
+        assert settings_of(made)["guided"] is True
+        assert request_of(settings_of(made)).guided is False
