@@ -119,15 +119,13 @@
     var steps = [];
     lessons.forEach(function (l) { steps = steps.concat(l.steps); });
     var ids = lessons.map(function (l) { return l.id; });
-    ours = null; // the tour closed now (a restart) is no longer ours
     var shown = tour.start(steps, {
       label: LABEL,
       skipText: "Close",
       extra: { text: "Stop the lessons", onClick: stop },
       onClose: function (reason) {
-        if (reason === "restart") return;
-        ours = null;
-        window.setTimeout(check, 0); // a lesson that came while this one was open
+        ours = null; // closed, or replaced by another tour (the player's "Take the tour")
+        if (reason !== "restart") window.setTimeout(check, 0); // a lesson due meanwhile
       },
     });
     if (!shown) return;
