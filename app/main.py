@@ -34,6 +34,7 @@ from app.store.migrate import ROOT, current_revision, head_revision
 from app.web import apidocs
 from app.web import belief_page as web_belief
 from app.web import designer as web_designer
+from app.web import guide as web_guide
 from app.web import help as web_help
 from app.web import mygames as web_mygames
 from app.web import notify_pages as web_notify
@@ -246,6 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(web_belief.router)  # what the computer believed (issue 17)
     app.include_router(notify.pages)  # /sw.js (issue 15)
     app.include_router(web_notify.router)  # the Notify me panel, e-mail confirmation (issue 15)
+    app.include_router(web_guide.router)  # POST /learn: the guided first duel (issue 17)
     app.include_router(web.router)
     app.include_router(web_referee.router)
     app.include_router(web_designer.router)

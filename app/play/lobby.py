@@ -29,6 +29,7 @@ from app.store import games as G
 from app.store import lobby as SL
 from app.store import queries as Q
 from app.store import seats as S
+from app.store import social as SS
 from app.store.db import Database
 
 # ``held(game_id)``: the token the asking browser already holds for that game, if any
@@ -61,6 +62,9 @@ class NewGame:
     seed: str | None = None
     clock: Mapping[str, Any] | None = None  # checked by ``clock_math.parse_settings``
     opponent: str | None = None  # the computer's level on the side the creator leaves
+    # "Learn to play": the game page explains each step as it comes (static/js/guide.js);
+    # kept in the settings because the page reads it there, never sent to the API
+    guided: bool = False
 
 
 def settings_of(req: NewGame) -> dict[str, Any]:
@@ -179,6 +183,8 @@ class Lobby:
     async def create_game(self, req: NewGame, token: str | None = None) -> dict[str, Any]:
         if req.opponent is not None and req.opponent not in LEVELS:
             raise E.Invalid(f"opponent: the computer plays as {' or '.join(LEVELS)}")
+        if req.guided and (req.opponent is None or req.creator not in PLAYER_SEATS):
+            raise E.Invalid("a guided duel is a player's game against the computer")
         seed = self._seed(req, token)
         settings = clock_math.parse_settings(req.clock)
         clock = clock_math.new_clock(settings) if settings is not None else None
@@ -259,6 +265,12 @@ class Lobby:
             conn, game.id, code_hash, seat, rows, state_to_dict(state), state.seq, status
         )
         return token, state
+
+    async def is_guided(self, game_id: str) -> bool:
+        """Whether the game was made as a guided first duel (its page then teaches)."""
+        async with self.db.read() as conn:
+            settings = await SS.settings_of(conn, game_id)
+        return bool(settings and settings.get("guided"))
 
     async def seat_computer(self, game_id: str, code: str, level: str) -> None:
         """The server's computer takes the seat an invite offers (its token is never kept:

@@ -101,9 +101,10 @@ def line_json(line: SS.Line) -> dict[str, Any]:
 
 def request_of(settings: Mapping[str, Any]) -> NewGame:
     """The create request a game was made with, rebuilt (unknown keys of a newer release
-    dropped; known ones carried over as stored)."""
+    dropped; known ones carried over as stored). A rematch is never guided: the lessons were
+    for the first duel."""
     known = {f.name for f in fields(NewGame)}
-    values = {k: v for k, v in settings.items() if k in known and k != "seed"}
+    values = {k: v for k, v in settings.items() if k in known and k not in ("seed", "guided")}
     sides = values.get("sides")
     if sides is not None:
         values["sides"] = {

@@ -581,13 +581,18 @@ async def _context(
 
 
 @router.get("/games/{game_id}", response_model=None)
-async def game_page(game_id: str, request: Request, reading: ReadingDep) -> Response:
+async def game_page(
+    game_id: str, request: Request, reading: ReadingDep, lobby: LobbyDep
+) -> Response:
     try:
         context = await _context(request, reading, game_id)
     except E.Problem as error:
         return _page(
             request, "message.html", {"title": error.title, "text": error.detail}, error.status
         )
+    # the lessons of a guided duel are for its player; the whole page only (no block has them)
+    seated = context["seat"] in ("A", "B")
+    context["guided"] = seated and await lobby.is_guided(game_id)
     response = _page(request, "game.html", context)
     await move_legacy(request, response, game_id)
     # give each block its key now, as a fragment answer would: the first refresh after the page

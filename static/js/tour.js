@@ -2,14 +2,17 @@
    with Back, Next and Skip; Esc closes it, and focus moves into the dialog and back after.
 
    Reusable: window.pingduelTour.start(steps, options) with steps as data —
-     [{target: "#status", title: "Status", text: "…"}, …]
+     [{target: "#status", title: "Status", text: "…", link: {href: "/help#x", text: "…"}}, …]
    A step whose target is not on the page is left out; one whose target is hidden (a phone's tab
-   bar, say) is shown without the box. options: {label, onClose(reason, index)}; reason is
-   "done", "skip" or "escape". The tour dims nothing and blocks no click: the page stays usable.
+   bar, say) is shown without the box; a step's optional link is drawn under its text.
+   options: {label, onClose(reason, index), skipText, extra: {text, onClick}}; reason is "done",
+   "skip", "escape" or "restart" (another tour started); extra adds a button before Skip. The
+   tour dims nothing and blocks no click: the page stays usable.
 
    On the game page it offers itself once per browser (localStorage "pingduel.tour"), at the first
    game opened, and never in a game with a clock (a running clock would charge the player for the
-   tour); a "Take the tour" button in the site header replays it. */
+   tour); a "Take the tour" button in the site header replays it. A guided duel (#live
+   data-guided, static/js/guide.js) teaches step by step instead: it never offers this tour. */
 (function () {
   "use strict";
   var KEY = "pingduel.tour";
@@ -28,7 +31,7 @@
     return r.width > 0 && r.height > 0;
   }
 
-  function build(label) {
+  function build(label, options) {
     var box = el("div", "tour-box");
     box.id = "tour";
     box.setAttribute("role", "dialog");
@@ -42,23 +45,32 @@
     title.tabIndex = -1;
     var text = el("p");
     text.id = "tour-text";
+    var more = el("p", "tour-more");
+    var link = el("a");
+    more.appendChild(link);
     var buttons = el("div", "buttons");
-    var skip = el("button", "tour-skip", "Skip tour");
+    var skip = el("button", "tour-skip", options.skipText || "Skip tour");
     var back = el("button", "tour-back", "Back");
     var next = el("button", "primary tour-next", "Next");
-    [skip, back, next].forEach(function (b) { b.type = "button"; buttons.appendChild(b); });
+    var row = [skip, back, next];
+    if (options.extra) {
+      var extra = el("button", "tour-extra", options.extra.text);
+      extra.addEventListener("click", function () { var act = options.extra.onClick; close("skip"); act(); });
+      row.unshift(extra);
+    }
+    row.forEach(function (b) { b.type = "button"; buttons.appendChild(b); });
     skip.addEventListener("click", function () { close("skip"); });
     back.addEventListener("click", function () { go(state.index - 1); });
     next.addEventListener("click", function () {
       if (state.index >= state.steps.length - 1) close("done");
       else go(state.index + 1);
     });
-    [count, title, text, buttons].forEach(function (n) { box.appendChild(n); });
+    [count, title, text, more, buttons].forEach(function (n) { box.appendChild(n); });
     var ring = el("div", "tour-ring");
     ring.setAttribute("aria-hidden", "true");
     document.body.appendChild(ring);
     document.body.appendChild(box);
-    return { box: box, ring: ring, title: title, text: text, count: count, back: back, next: next };
+    return { box: box, ring: ring, title: title, text: text, more: more, link: link, count: count, back: back, next: next };
   }
 
   // scroll: bring the part into view (a new step); a swap or a resize only moves the box
@@ -116,6 +128,11 @@
     ui.count.textContent = "Step " + (index + 1) + " of " + state.steps.length;
     ui.title.textContent = step.title;
     ui.text.textContent = step.text;
+    ui.more.hidden = !step.link;
+    if (step.link) {
+      ui.link.href = step.link.href;
+      ui.link.textContent = step.link.text;
+    }
     ui.back.disabled = index === 0;
     ui.next.textContent = index === state.steps.length - 1 ? "Finish" : "Next";
     place(true);
@@ -156,7 +173,7 @@
     var shown = (steps || []).filter(function (s) { return !s.target || document.querySelector(s.target); });
     if (!shown.length) return false;
     state = { steps: shown, index: 0, options: options, back: document.activeElement };
-    state.ui = build(options.label || "Guided tour");
+    state.ui = build(options.label || "Guided tour", options);
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", reflow);
     document.addEventListener("htmx:afterSettle", reflow); // a section swapped under the box
@@ -218,6 +235,7 @@
   function init() {
     if (!gamePage()) return;
     offerLink();
+    if (document.getElementById("live").dataset.guided) return; // guide.js teaches this game
     if (remembered() === null) {
       remember();
       start(GAME_STEPS, { label: "Tour of the game page" });

@@ -390,7 +390,7 @@ def create_in_lobby(
             for i, (design, ship_name) in enumerate(picks, start=1):
                 page.select_option(f"#{side}_design_{i}", design)
                 page.fill(f"#{side}_name_{i}", ship_name)
-    page.check(f"input[name=seat][value={seat}]")
+    page.check(f"form.lobby:not(.quick-computer) input[name=seat][value={seat}]")
     page.fill("#name", name)
     with page.expect_response(
         lambda r: r.request.method == "POST" and r.url.endswith("/games")

@@ -333,7 +333,9 @@ def test_a_post_without_the_csrf_token_gets_the_403_page(
 ) -> None:
     js_page = open_page()
     js_page.goto(f"{live_server.url}/")
-    js_page.evaluate("document.querySelector('form.lobby input[name=csrf]').remove()")
+    js_page.evaluate(
+        "document.querySelector('form.lobby:not(.quick-computer) input[name=csrf]').remove()"
+    )
     with js_page.expect_response(lambda r: r.request.method == "POST") as refused:
         js_page.get_by_role("button", name="Create the duel").click()
     assert refused.value.status == 403
