@@ -244,5 +244,10 @@ async def computer_worker(computer: Computer, every: float) -> None:
         except Exception:
             log.warning("polling the computer's turns failed", exc_info=True)
         computer.wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(computer.wake.wait(), every)
+        # not ``wait_for``: on Python 3.11 a cancel that meets the wake-up can be swallowed,
+        # and the worker then never stops (a shutdown hung on it)
+        waiter = asyncio.ensure_future(computer.wake.wait())
+        try:
+            await asyncio.wait([waiter], timeout=every)
+        finally:
+            waiter.cancel()

@@ -44,7 +44,7 @@ async def test_a_side_that_keeps_timing_out_is_handed_to_the_computer(
         body = await ok(client, duel, "A", {"type": "hand_to_computer"})
         (replaced,) = [e for e in body["events"] if e["type"] == "seat_replaced"]
         assert replaced["data"]["side"] == "B" and "computer" in replaced["data"]["reason"]
-        assert body["view"]["seats"]["B"]["name"] == "Computer (captain)"
+        assert (await view(client, duel, "A"))["seats"]["B"]["name"] == "Computer (captain)"
         # the absent player's token is the seat's no longer
         r = await client.get(duel.path, headers=duel.auth("B"))
         assert r.status_code == 401, r.text
