@@ -130,6 +130,16 @@ def attack_choice(view: View, group: str, attack: str | None, rng: random.Random
     return out
 
 
+def first_targets(view: View, rng: random.Random) -> Command:
+    """The fighters step with each group at the first target it may attack (or none): the
+    naive baseline's and the captain's choice."""
+    choices = []
+    for g in legal(view)["fighters"]:
+        targets = attackable(view, g)
+        choices.append(attack_choice(view, g["marker"], targets[0] if targets else None, rng))
+    return {"type": "fighters", "choices": choices}
+
+
 def _own_marker(view: View, marker: str) -> Mapping[str, Any]:
     found: Mapping[str, Any] = next(
         (m for m in view.get("markers", []) if m["id"] == marker and m["side"] == view["you"]), {}

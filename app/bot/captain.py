@@ -27,7 +27,7 @@ from typing import Any
 from app.bot import fire as fire_choice
 from app.bot import gunnery, moves, step2, tactics
 from app.bot.belief import PARTICLES, Belief, BeliefMap
-from app.bot.cadet import attack_choice, attackable
+from app.bot.cadet import first_targets
 from app.bot.seat import Command, View, awaited, commands, legal, out_of_control, ship
 from app.bot.strategy import SeatPlayer, registered
 from app.rules.fighters.dogfight import expected_hits as group_expected_hits
@@ -184,11 +184,7 @@ class Captain(SeatPlayer):
         return {"aim": found[0].to_dict()}
 
     def fighters(self, view: View, rng: random.Random) -> Command:
-        choices = []
-        for g in legal(view)["fighters"]:
-            targets = attackable(view, g)
-            choices.append(attack_choice(view, g["marker"], targets[0] if targets else None, rng))
-        return {"type": "fighters", "choices": choices}
+        return first_targets(view, rng)
 
     def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
         """Heavy missiles, groups and launches towards the likeliest enemy mass in reach."""

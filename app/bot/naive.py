@@ -15,7 +15,7 @@ from typing import Any
 
 from app.bot import fire as fire_choice
 from app.bot import moves, step2
-from app.bot.cadet import attack_choice, attackable
+from app.bot.cadet import first_targets
 from app.bot.seat import Command, View, enemy_marks, legal, nearest, out_of_control, ship
 from app.bot.strategy import SeatPlayer, registered
 from app.rules.geometry import Table, Vec, Zone
@@ -63,11 +63,7 @@ class Naive(SeatPlayer):
         return fire_choice.declaration(view, shots, launches, rng, aim_of)
 
     def fighters(self, view: View, rng: random.Random) -> Command:
-        choices = []
-        for g in legal(view)["fighters"]:
-            targets = attackable(view, g)
-            choices.append(attack_choice(view, g["marker"], targets[0] if targets else None, rng))
-        return {"type": "fighters", "choices": choices}
+        return first_targets(view, rng)
 
     def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
         """Step 2 by orders: each heavy missile and group that may move goes at the nearest

@@ -3,7 +3,7 @@ answers its own decisions from its view, and the log read over HTTP."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -93,3 +93,29 @@ async def play_own_decision(client: httpx.AsyncClient, duel: Duel, seat: str) ->
             raise AssertionError(f"no answer for {phase}")
         await ok(client, duel, seat, body)
     raise AssertionError("the decision did not end")
+
+
+async def b_times_out(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    duel: Duel,
+    now: FakeNow,
+    times: int,
+    before_each: Callable[[int], Awaitable[None]] | None = None,
+) -> None:
+    """A plays each of its decisions in time while B lets ``times`` of its own run out
+    (``before_each(n)``: called before B's n-th timeout, counted from 0)."""
+    count = 0
+    for _ in range(4 * times):
+        seen = await view(client, duel, "A")
+        if seen["clock"]["timeouts"]["B"] >= times:
+            return
+        if "A" in seen["phase"]["awaiting"]:
+            await play_own_decision(client, duel, "A")
+            continue
+        if before_each is not None:
+            await before_each(count)
+        now.advance(seen["clock"]["B"]["left_s"] + 1)
+        assert await clocks_of(app).run_due() == 1
+        count += 1
+    raise AssertionError(f"B did not time out {times} times")

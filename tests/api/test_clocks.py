@@ -12,7 +12,15 @@ import httpx
 import pytest
 
 from app.play.clock_math import describe
-from tests.api.clock_helpers import LIVE, FakeNow, apps, clocks_of, events, play_own_decision
+from tests.api.clock_helpers import (
+    LIVE,
+    FakeNow,
+    apps,
+    b_times_out,
+    clocks_of,
+    events,
+    play_own_decision,
+)
 from tests.api.helpers import API, Duel, command, deploy_duel, new_game, ok, view
 from tests.api.replay_check import ADMIN_AUTH, assert_problem, assert_replays
 
@@ -148,20 +156,13 @@ async def test_three_timeouts_allow_claim_win(db_url: str, tmp_path: Path) -> No
         r = await command(client, duel, "A", {"type": "claim_win"})
         assert_problem(r, 409, "claim_not_allowed")
         await ok(client, duel, "A", DEPLOY_A)
-        count = 0
-        for _ in range(12):
-            seen = await view(client, duel, "A")
-            if seen["clock"]["timeouts"]["B"] >= 3:
-                break
-            if "A" in seen["phase"]["awaiting"]:
-                await play_own_decision(client, duel, "A")
-                continue
+
+        async def before(count: int) -> None:
             if count == 2:  # before the third: still refused
                 r = await command(client, duel, "A", {"type": "claim_win"})
                 assert "after 3" in assert_problem(r, 409, "claim_not_allowed")["detail"]
-            now.advance(seen["clock"]["B"]["left_s"] + 1)
-            assert await clocks_of(app).run_due() == 1
-            count += 1
+
+        await b_times_out(app, client, duel, now, 3, before)
         assert (await view(client, duel, "A"))["clock"]["timeouts"] == {"A": 0, "B": 3}
         r = await command(client, duel, "B", {"type": "claim_win"})
         assert_problem(r, 409, "claim_not_allowed")  # B has nothing to claim

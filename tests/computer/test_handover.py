@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.api.clock_helpers import LIVE, FakeNow, apps, clocks_of, play_own_decision
+from tests.api.clock_helpers import LIVE, FakeNow, apps, b_times_out, play_own_decision
 from tests.api.helpers import command, new_game, ok, view
 from tests.api.replay_check import assert_problem, assert_replays
 
@@ -28,15 +28,7 @@ async def test_a_side_that_keeps_timing_out_is_handed_to_the_computer(
         r = await command(client, duel, "A", {"type": "hand_to_computer"})
         assert "timed out 0" in assert_problem(r, 409, "claim_not_allowed")["detail"]
         await ok(client, duel, "A", DEPLOY_A)
-        for _ in range(12):
-            seen = await view(client, duel, "A")
-            if seen["clock"]["timeouts"]["B"] >= 3:
-                break
-            if "A" in seen["phase"]["awaiting"]:
-                await play_own_decision(client, duel, "A")
-                continue
-            now.advance(seen["clock"]["B"]["left_s"] + 1)
-            assert await clocks_of(app).run_due() == 1
+        await b_times_out(app, client, duel, now, 3)
         r = await command(client, duel, "B", {"type": "hand_to_computer"})
         assert_problem(r, 409, "claim_not_allowed")  # A never timed out
         r = await command(client, duel, "A", {"type": "hand_to_computer", "level": "cadet"})
