@@ -40,6 +40,12 @@ QUIET_WORTH = 0.5  # the share of its overwatch shots a ship gives up by pinging
 HOLD_BELOW = 0.35  # expected hits under which a ship not yet live holds its fire
 KILL = 2.0  # a fighter killed before it strikes weighs this many hits on a ship
 LAUNCH_MASS = 0.15  # enemy mass a launch's aim point must hold to be worth a launch
+# An enemy that pings often shows itself to a quiet captain; one that pings less than this
+# share of its activations must be hunted: the ping margin and the weight of the enemy's answer
+# shrink with how far below it the enemy's observed ping rate is.
+HUNT_RATE = 0.8
+HUNT_RISK = 0.5  # the share of the answer's weight a fully hunted enemy takes away
+HUNT_APPROACH = 1.0  # and the pull towards it grows by this share of itself
 
 
 @registered
@@ -114,14 +120,20 @@ class Captain(SeatPlayer):
         if not self._enemies:
             return False
         here = Vec.from_dict(active["position"])
-        value = tactics.ping_value(view, active, here, self._enemies)
+        eager = self._eager()
+        value = tactics.ping_value(view, active, here, self._enemies, 1.0 - HUNT_RISK * eager)
         quiet = 0.0
         if active["overwatch"]:
             quiet = QUIET_WORTH * self.belief.ping_rate()
             quiet *= tactics.offense(active, here, int(active["heading"]), self._enemies)
         # an even game ends in a draw: the margin shrinks as the turn limit nears
         late = max(0.0, 1.0 - float(view["turn"]) / float(view["turn_limit"]))
-        return value > quiet + PING_MARGIN * late
+        return value > quiet + PING_MARGIN * late * (1.0 - eager)
+
+    def _eager(self) -> float:
+        """How much the enemy must be hunted: 0 for one that pings often, up to 1 for one
+        that never does (its observed ping rate, ``belief.ping_rate``)."""
+        return max(0.0, 1.0 - self.belief.ping_rate() / HUNT_RATE)
 
     def move(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command:
         on, off = moves.candidates(view, active)
@@ -129,10 +141,11 @@ class Captain(SeatPlayer):
             return moves.move(active["id"], off[0], leave=True)
         table = Table.from_dict(view["table"])
         pool = tactics.stoppable(moves.safe(on, table), int(active["thrust"]), table)
+        pull = tactics.APPROACH * (1.0 + HUNT_APPROACH * self._eager())
 
         def score(i: int) -> float:
             c = pool[i]
-            return tactics.place_score(view, active, c.end, c.heading, self._enemies)
+            return tactics.place_score(view, active, c.end, c.heading, self._enemies, pull)
 
         best = max(range(len(pool)), key=lambda i: (score(i), -i))
         return moves.move(active["id"], pool[best])

@@ -121,20 +121,28 @@ def stoppable(pool: list[moves.Candidate], thrust: int, table: Table) -> list[mo
 
 
 def place_score(
-    view: View, own: Mapping[str, Any], at: Vec, heading: int, enemies: Sequence[Enemy]
+    view: View,
+    own: Mapping[str, Any],
+    at: Vec,
+    heading: int,
+    enemies: Sequence[Enemy],
+    approach: float = APPROACH,
 ) -> float:
     """A place to end a move: shots on overwatch, less the fire risked if a ping finds it,
-    less a little for every mu from the nearest enemy (so the captain closes in)."""
+    less ``approach`` hits for every mu from the nearest enemy (so the captain closes in)."""
     score = offense(own, at, heading, enemies)
     score -= RISK * seen_chance(view, own, enemies) * danger(own, at, enemies, ready=False)
     if enemies:
-        score -= APPROACH * min((e.mean() - at).length() for e in enemies)
+        score -= approach * min((e.mean() - at).length() for e in enemies)
     return score
 
 
-def ping_value(view: View, own: Mapping[str, Any], at: Vec, enemies: Sequence[Enemy]) -> float:
+def ping_value(
+    view: View, own: Mapping[str, Any], at: Vec, enemies: Sequence[Enemy], risk: float = 1.0
+) -> float:
     """What pinging here should bring (hits of the pinger and the own ships on overwatch on the
-    enemies it finds) less what it risks (the enemies on overwatch firing at the pinger)."""
+    enemies it finds) less what it risks (the enemies on overwatch firing at the pinger, times
+    ``risk``)."""
     reach = view.get("ping_range")
     dice = detection.sensor_dice(own)
     shooters = [s for s in own_ships(view) if s["id"] == own["id"] or s["overwatch"]]
@@ -154,8 +162,7 @@ def ping_value(view: View, own: Mapping[str, Any], at: Vec, enemies: Sequence[En
                 hits += gunnery.volley(here, int(s["heading"]), armed, p.at, top)
         gain += found * e.worth() * hits / len(e.particles)
     watching = [e for e in enemies if e.view["overwatch"]]
-    risk = danger(own, at, watching, ready=True)
-    return gain - risk
+    return gain - risk * danger(own, at, watching, ready=True)
 
 
 def aim_point(

@@ -1,9 +1,11 @@
 """The captain's reckoning: it keeps only orders it can brake out of on the table, and it rates
-a weapon's band by the hits the rules' beam dice should score."""
+a weapon's band by the hits the rules' beam dice should score; it hunts an enemy that seldom
+pings."""
 
 from __future__ import annotations
 
 from app.bot import gunnery, tactics
+from app.bot.captain import HUNT_RATE, Captain
 from app.bot.moves import Candidate
 from app.rules.geometry import Table, Vec
 from app.rules.systems import profile
@@ -34,3 +36,14 @@ def test_a_class_two_beam_scores_more_up_close() -> None:
     near, far = profile("beam", 2)
     assert gunnery.expected_hits(near) > gunnery.expected_hits(far) > 0
     assert gunnery.expected_hits(near, screen=1) < gunnery.expected_hits(near)
+
+
+def test_a_quiet_enemy_is_hunted_and_a_pinging_one_waited_for() -> None:
+    captain = Captain()
+    captain.belief.enemy_activations, captain.belief.enemy_pings = 20, 20  # pings every time
+    assert captain._eager() == 0.0
+    captain.belief.enemy_pings = 0  # never pings: the captain must ping for a fight
+    assert 0.0 < captain._eager() <= 1.0
+    captain.belief.enemy_pings = 12
+    assert captain.belief.ping_rate() < HUNT_RATE
+    assert 0.0 < captain._eager() < 1.0
