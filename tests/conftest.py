@@ -205,6 +205,9 @@ def make_settings(url: str, tmp_path: Path, **extra: object) -> Settings:
         admin_token=ADMIN,
         stream_recheck=0.5,
         stream_keepalive=1.0,
+        # the computer's worker only where a test plays against it (``served``): elsewhere it
+        # would poll the database of every test app for nothing
+        computer=bool(extra.pop("computer", False)),
         **extra,  # type: ignore[arg-type]
     )
 

@@ -21,9 +21,9 @@ async def test_a_side_that_keeps_timing_out_is_handed_to_the_computer(
     db_url: str, tmp_path: Path
 ) -> None:
     now = FakeNow()
-    async with apps(db_url, tmp_path, now, computer_delay_scale=0, computer_poll=0.05) as [
-        (app, client)
-    ]:
+    async with apps(
+        db_url, tmp_path, now, computer=True, computer_delay_scale=0, computer_poll=0.05
+    ) as [(app, client)]:
         duel = await new_game(client, {"scenario": "duel", "clock": LIVE})
         r = await command(client, duel, "A", {"type": "hand_to_computer"})
         assert "timed out 0" in assert_problem(r, 409, "claim_not_allowed")["detail"]

@@ -27,7 +27,7 @@ from tests.conftest import ADMIN, make_settings
 async def served(
     db_url: str, data: Path, **extra: Any
 ) -> AsyncIterator[tuple[GameService, httpx.AsyncClient]]:
-    settings = {"computer_delay_scale": 0, "computer_poll": 0.05, **extra}
+    settings = {"computer": True, "computer_delay_scale": 0, "computer_poll": 0.05, **extra}
     app = create_app(make_settings(db_url, data, **settings))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
