@@ -273,10 +273,13 @@ class Reading:
         (``app.play.computer``): open to whoever may read the record now — the referee during
         the game, the players and spectators after it (before, it would tell a seat what the
         other side has worked out)."""
-        record = await self.record(game_id, token)  # the same gate, and the ships' names
         async with self.db.read() as conn:
+            game, caller, _ = await self._read(conn, game_id, token, with_state=False)
+            # the record's gate (``record``), without reading the whole log to apply it
+            if game.status != GameStatus.FINISHED and caller.seat != Seat.REFEREE:
+                raise E.Forbidden("the computer's belief is open to the players after the end")
             beliefs = await CS.beliefs(conn, game_id)
-        return {"status": record["status"], "beliefs": beliefs}
+        return {"status": game.status, "beliefs": beliefs}
 
     # -- presence and the referee's choices --------------------------------------------------
     async def presence(self, game_id: str, detailed: bool) -> dict[str, Any]:
