@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid  # type: ignore[import-untyped]
-from pywebpush import WebPusher  # type: ignore[import-untyped]
 
 TTL = 24 * 60 * 60  # seconds a push service keeps a notification for an offline browser
 
@@ -54,6 +53,9 @@ def push_request(
     keys: PushKeys, subscription: dict[str, Any], payload: bytes
 ) -> tuple[bytes, dict[str, str]]:
     """The encrypted body and the headers of one push to this subscription."""
+    # imported here: pywebpush pulls in aiohttp, a fifth of a second at every server start
+    from pywebpush import WebPusher  # type: ignore[import-untyped]
+
     encoded = WebPusher(subscription).encode(payload, "aes128gcm")
     parts = urlsplit(str(subscription["endpoint"]))
     claims = {
