@@ -9,6 +9,8 @@ designs, live positions) and its redacted events, fed in order. The evidence:
   reweighted by the chance that the dice missed them (RULES §5: sensor dice against ECM dice;
   only a ping range makes this depend on the place — elsewhere a miss says nothing of where);
 * an own ``salvo_wasted``: no enemy ship was within the lock-on radius of its aim point;
+* an own ship's step 2 (``ordnance_acted``) with groups in flight: no enemy ship that stayed
+  unrevealed was within their line of sight;
 * a ship gone (destroyed, left the table): its cloud goes.
 
 A shot received tells no more than the reveal the firing makes (RULES §6), so it is read as
@@ -25,6 +27,8 @@ from typing import Any
 from app.bot import cloud as pc
 from app.bot import detection
 from app.bot.seat import View
+from app.rules.fighters.groups import SIGHT  # a group's line of sight, shrunk by stealth
+from app.rules.fighters.state import GROUP_KINDS
 from app.rules.geometry import Table, Vec, Zone
 
 PARTICLES = 300  # particles per enemy ship at the default budget
@@ -150,6 +154,8 @@ class Belief:
             self.aims[data["marker"]] = Vec.from_dict(data["aim"])
         elif kind == "salvo_wasted" and data.get("marker") in self.aims:
             self._wasted(view, self.aims[data["marker"]], table, rng)
+        elif kind == "ordnance_acted" and "markers" in data and _side_of(view, ship) == view["you"]:
+            self._sight(view, str(ship), data["markers"], table, rng)
         elif kind == "activation_ended" and _side_of(view, ship) not in (None, view["you"]):
             self.enemy_activations += 1
             self.enemy_pings += data.get("reason") == "pinged"
@@ -180,6 +186,39 @@ class Belief:
 
             def likelihood(p: pc.Particle, radius: float = radius) -> float:
                 return 0.0 if (p.at - aim).length() <= radius else 1.0
+
+            self._weigh(target, likelihood, table, rng)
+
+    def _sight(
+        self,
+        view: View,
+        mother: str,
+        items: Sequence[Mapping[str, Any]],
+        table: Table,
+        rng: random.Random,
+    ) -> None:
+        """The mother's groups looked around after its step 2 (rules.md §9.8): an enemy ship
+        within their sight was revealed, so no ship is where a group saw nothing (the reveals
+        that follow collapse the ships that were seen). The groups are where the step's items
+        took them, or where the view shows them (groups move only in their mother's step 2)."""
+        points = [
+            Vec.from_dict(i["to"])
+            for i in items
+            if i.get("kind") in GROUP_KINDS and i.get("result") != "landed" and "to" in i
+        ]
+        points += [
+            Vec.from_dict(m["position"])
+            for m in view.get("markers", ())
+            if m.get("mother") == mother and m.get("kind") in GROUP_KINDS and "position" in m
+        ]
+        if not points:
+            return
+        for target in list(self.clouds):
+            stealth = int((_ship(view, target).get("stealth") or {}).get("now", 0))
+            radius = SIGHT * _STEALTH_SHRINK.get(stealth, 1.0)
+
+            def likelihood(p: pc.Particle, radius: float = radius) -> float:
+                return 0.0 if any((p.at - g).length() <= radius for g in points) else 1.0
 
             self._weigh(target, likelihood, table, rng)
 

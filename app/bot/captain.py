@@ -13,7 +13,8 @@ particles of every enemy cloud (``tactics``):
 * fire: per ship the target with the most expected hits first (worth more when it is nearly
   done); a ship not yet live holds when its shots are worth too little to be seen for;
 * launches, heavy missiles and groups: at the point where the most enemy mass should be after
-  one more enemy move.
+  one more enemy move;
+* a critical core: dumped when it would more likely explode before the game ends (``core``).
 
 The budget is how many particles each cloud keeps and how many of them score a choice.
 """
@@ -28,6 +29,7 @@ from app.bot import fire as fire_choice
 from app.bot import gunnery, moves, step2, tactics
 from app.bot.belief import PARTICLES, Belief, BeliefMap
 from app.bot.cadet import first_targets
+from app.bot.core import core_choice
 from app.bot.seat import Command, View, awaited, commands, legal, out_of_control, ship
 from app.bot.strategy import SeatPlayer, registered
 from app.rules.fighters.dogfight import expected_hits as group_expected_hits
@@ -74,6 +76,10 @@ class Captain(SeatPlayer):
         self._enemies = tactics.sample(view, self.belief, self.scored, rng)
         step = view["phase"]["step"]
         offered = commands(view)
+        if "core_action" in offered:
+            dump = self.core(view, rng)
+            if dump is not None:
+                return dump
         if step not in ("start", "after_ping", "after_move") or offered & {"fire", "defend"}:
             return super().decide(view, rng)
         if "fighters" in offered:
@@ -90,6 +96,9 @@ class Captain(SeatPlayer):
                 return {"type": "ping", "ship": active["id"]}
             return {"type": "end_activation", "ship": active["id"]}
         return self.move(view, active, rng)
+
+    def core(self, view: View, rng: random.Random) -> Command | None:
+        return core_choice(view)
 
     def deploy(self, view: View, rng: random.Random) -> Command:
         enemy = next(side for side in view["deployment_zones"] if side != view["you"])

@@ -132,3 +132,38 @@ def test_resampling_and_motion_keep_the_weights_a_distribution() -> None:
     skewed = pc.Cloud(c.particles, tuple([0.9] + [0.1 / 99] * 99))
     fresh = pc.resampled(skewed, table, rng)
     assert fresh.ess() == pytest.approx(100.0)
+
+
+def _sighted(seen: dict[str, Any], items: list[dict[str, Any]], seed: int) -> Belief:
+    belief = Belief(particles=300)
+    rng = random.Random(seed)
+    belief.update(seen, rng)
+    belief.observe([_event("ordnance_acted", ship="a1", markers=items)])
+    belief.update(seen, rng)
+    return belief
+
+
+def test_groups_that_saw_nothing_empty_their_line_of_sight() -> None:
+    seen = _deployed("carrier_hunt")
+    first = Belief(particles=300)
+    first.update(seen, random.Random(4))
+    # a group of a1 moved into the middle of where b1 may be; b1 was not revealed
+    at = first.clouds["b1"].particles[0].at
+    item = {"marker": "m-9", "kind": "fighters", "from": at.to_dict(), "to": at.to_dict()}
+    belief = _sighted(seen, [{**item, "result": "moved"}], 4)
+    for ship_id, c in belief.clouds.items():
+        target = next(s for s in seen["ships"] if s["id"] == ship_id)
+        shrink = {0: 1.0, 1: 5 / 6, 2: 2 / 3}[int((target.get("stealth") or {}).get("now", 0))]
+        near = [w for p, w in _pairs(c) if (p.at - at).length() <= 6.0 * shrink]
+        assert sum(near) == 0.0
+    assert any((p.at - at).length() <= 6.0 for p in first.clouds["b1"].particles)
+    _weights_sum_to_one(belief)
+    # a group that landed looked from no point of its own; another side's step 2 tells nothing
+    landed = _sighted(seen, [{**item, "result": "landed"}], 4)
+    assert any((p.at - at).length() <= 5.0 for p in landed.clouds["b1"].particles)
+    stub = Belief(particles=300)
+    rng = random.Random(4)
+    stub.update(seen, rng)
+    stub.observe([_event("ordnance_acted", ship="b1")])
+    stub.update(seen, rng)
+    assert any((p.at - at).length() <= 5.0 for p in stub.clouds["b1"].particles)
