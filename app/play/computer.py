@@ -167,7 +167,7 @@ class Computer:
         command = await loop.run_in_executor(self._pool, kept.player.decide, seen, rng)
         if command is None:
             return seq
-        belief = _belief_of(kept.player, seq)
+        belief = _belief_of(kept.player, seq, int(seen["turn"]))
         if belief is not None:
             async with self.db.unit() as conn:
                 await CS.believed(conn, turn.game_id, turn.side, belief)
@@ -221,13 +221,14 @@ class Computer:
             kept.fed = int(page["events"][-1]["seq"])
 
 
-def _belief_of(player: Strategy, seq: int) -> dict[str, Any] | None:
+def _belief_of(player: Strategy, seq: int, turn: int) -> dict[str, Any] | None:
     """The player's heat map (a strategy that keeps a belief: the captain), as stored."""
     believes = getattr(player, "belief_map", None)
     if believes is None:
         return None
     maps = believes()
-    return {"seq": seq, "ships": {ship: m.to_dict() for ship, m in sorted(maps.items())}}
+    ships = {ship: m.to_dict() for ship, m in sorted(maps.items())}
+    return {"seq": seq, "turn": turn, "ships": ships}
 
 
 def _cadet_answer(seen: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:

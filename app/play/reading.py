@@ -268,18 +268,24 @@ class Reading:
             "events": events,
         }
 
-    async def computer_beliefs(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """What the server's computer believed at its last decision, per side it played
-        (``app.play.computer``): open to whoever may read the record now — the referee during
-        the game, the players and spectators after it (before, it would tell a seat what the
-        other side has worked out)."""
+    async def computer_beliefs(
+        self, game_id: str, token: str | None, turn: int | None = None
+    ) -> dict[str, Any]:
+        """What the server's computer believed at its last decision (of ``turn``, if given),
+        per side it played (``app.play.computer``), and the turns it kept a picture of: open
+        to whoever may read the record now — the referee during the game, the players and
+        spectators after it (before, it would tell a seat what the other side has worked
+        out)."""
         async with self.db.read() as conn:
             game, caller, _ = await self._read(conn, game_id, token, with_state=False)
             # the record's gate (``record``), without reading the whole log to apply it
             if game.status != GameStatus.FINISHED and caller.seat != Seat.REFEREE:
                 raise E.Forbidden("the computer's belief is open to the players after the end")
-            beliefs = await CS.beliefs(conn, game_id)
-        return {"status": game.status, "beliefs": beliefs}
+            turns = await CS.belief_turns(conn, game_id, await L.turn_now(conn, game_id))
+            if turn is not None and turn not in turns:
+                raise E.NotFound(f"the computer kept no picture of turn {turn} in this game")
+            beliefs = await CS.beliefs(conn, game_id, turn)
+        return {"status": game.status, "beliefs": beliefs, "turns": turns}
 
     # -- presence and the referee's choices --------------------------------------------------
     async def presence(self, game_id: str, detailed: bool) -> dict[str, Any]:

@@ -16,10 +16,11 @@ from typing import cast
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.store.models import ComputerSeat, utcnow
+from app.store.models import ComputerBelief, ComputerSeat, utcnow
 from app.store.queries import games, seats
 
 computer = cast(sa.Table, ComputerSeat.__table__)
+by_turn = cast(sa.Table, ComputerBelief.__table__)
 _LIVE_SEAT = seats.c.revoked_at.is_(None)
 
 
@@ -143,14 +144,47 @@ async def release(
 async def believed(
     conn: AsyncConnection, game_id: str, side: str, belief: dict[str, object]
 ) -> None:
+    """The heat map of the computer's last decision; with a ``turn`` in it, also that turn's
+    (a later decision of the same turn takes its place)."""
     await conn.execute(sa.update(computer).where(_row(game_id, side)).values(belief=belief))
-
-
-async def beliefs(conn: AsyncConnection, game_id: str) -> dict[str, dict[str, object]]:
-    """side -> the computer's last heat map, for each side it played that kept one."""
-    rows = await conn.execute(
-        sa.select(computer.c.side, computer.c.belief).where(
-            computer.c.game_id == game_id, computer.c.belief.is_not(None)
-        )
+    turn = belief.get("turn")
+    if not isinstance(turn, int):
+        return
+    here = sa.and_(by_turn.c.game_id == game_id, by_turn.c.side == side, by_turn.c.turn == turn)
+    await conn.execute(sa.delete(by_turn).where(here))
+    await conn.execute(
+        sa.insert(by_turn),
+        {"game_id": game_id, "side": side, "turn": turn, "seq": belief["seq"], "belief": belief},
     )
+
+
+async def beliefs(
+    conn: AsyncConnection, game_id: str, turn: int | None = None
+) -> dict[str, dict[str, object]]:
+    """side -> the computer's heat map, for each side it played that kept one: its last, or
+    its last of ``turn``."""
+    if turn is None:
+        rows = await conn.execute(
+            sa.select(computer.c.side, computer.c.belief).where(
+                computer.c.game_id == game_id, computer.c.belief.is_not(None)
+            )
+        )
+    else:
+        rows = await conn.execute(
+            sa.select(by_turn.c.side, by_turn.c.belief).where(
+                by_turn.c.game_id == game_id, by_turn.c.turn == turn
+            )
+        )
     return {side: belief for side, belief in rows}
+
+
+async def belief_turns(conn: AsyncConnection, game_id: str, up_to: int) -> list[int]:
+    """The turns up to ``up_to`` of which a heat map is kept (later ones were voided by a
+    rewind that took the game back: they are not shown until played again)."""
+    rows = await conn.scalars(
+        sa.select(by_turn.c.turn)
+        .where(by_turn.c.game_id == game_id, by_turn.c.turn <= up_to)
+        .distinct()
+        .order_by(by_turn.c.turn)
+    )
+    return list(rows)

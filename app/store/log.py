@@ -86,3 +86,13 @@ async def last_seq_of(conn: AsyncConnection, game_id: str, kind: str) -> int | N
         )
     )
     return int(seq) if seq is not None else None
+
+
+async def turn_now(conn: AsyncConnection, game_id: str) -> int:
+    """The turn of the game's latest event in force (0 before the first turn)."""
+    turn = await conn.scalar(
+        sa.select(sa.func.max(events.c.turn)).where(
+            events.c.game_id == game_id, events.c.voided.is_(False)
+        )
+    )
+    return int(turn) if turn is not None else 0

@@ -259,3 +259,18 @@ class ComputerSeat(Base):
     # referee during the game and to everyone after it, never to a seat before the end)
     belief: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class ComputerBelief(Base):
+    """What the computer believed at its last decision of each turn it played: one heat map per
+    (game, side, turn), for the picture turn by turn (same access as ``ComputerSeat.belief``)."""
+
+    __tablename__ = "computer_beliefs"
+
+    game_id: Mapped[str] = mapped_column(
+        sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    side: Mapped[str] = mapped_column(sa.String(8), primary_key=True)
+    turn: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int]
+    belief: Mapped[dict[str, Any]] = mapped_column(JSONType)

@@ -1,5 +1,6 @@
 """``/games/{id}/computer``: what the server's computer believed — the captain's heat map of
-each enemy ship it could not see, as of its last decision.
+each enemy ship it could not see, as of its last decision, or (``?turn=N``) its last decision
+of that turn.
 
 Open to whoever may read the game's record now (``Reading.computer_beliefs``): the referee
 during the game, the players (and spectators, where the game admits them) after it. A seat
@@ -44,11 +45,23 @@ def heat_map(ship: str, name: str, grid: dict[str, Any], height: float) -> dict[
     return {"ship": ship, "name": name, "cells": cells, "words": words}
 
 
+def _turn(raw: str | None) -> int | None:
+    """``?turn=N``: a whole number from 0 (None: the last decision)."""
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 4:
+        raise E.Invalid(f"turn must be a whole number such as 3, not {raw[:20]!r}")
+    return int(raw)
+
+
 @router.get("/games/{game_id}/computer", response_model=None, name="computer_belief")
-async def computer_belief(game_id: str, request: Request, reading: ReadingDep) -> Response:
+async def computer_belief(
+    game_id: str, request: Request, reading: ReadingDep, turn: str | None = None
+) -> Response:
     token = cookie_token(request, game_id)
     try:
-        seen = await reading.computer_beliefs(game_id, token)
+        chosen = _turn(turn)
+        seen = await reading.computer_beliefs(game_id, token, chosen)
         view = await reading.view(game_id, token)
     except E.Forbidden:
         return routes._page(
@@ -66,7 +79,7 @@ async def computer_belief(game_id: str, request: Request, reading: ReadingDep) -
             heat_map(ship, names.get(ship, ship), grid, float(table["height"]))
             for ship, grid in belief["ships"].items()
         ]
-        sides.append({"side": side, "seq": belief["seq"], "maps": maps})
+        sides.append({"side": side, "seq": belief["seq"], "turn": belief.get("turn"), "maps": maps})
     context: dict[str, Any] = {"gid": game_id, "table": table, "sides": sides}
-    context["status"] = seen["status"]
+    context.update(status=seen["status"], turns=seen["turns"], chosen=chosen)
     return routes._page(request, "computer_belief.html", context, headers=routes.NO_STORE)
