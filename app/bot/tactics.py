@@ -19,6 +19,9 @@ from app.rules.geometry import Table, Vec, target_in_arcs
 
 APPROACH = 0.03  # hits per mu: a pull towards the enemy when no place offers a shot yet
 RISK = 1.0  # a hit taken weighs this many hits given, in choosing a place
+# a ship plans to brake on half its thrust: a hit on the drive halves it (rules.md §8), and one
+# that cannot stop in time leaves the table and gives the enemy half its points (§11)
+BRAKE_SHARE = 0.5
 LOCK_ON, LOCK_ON_VECTOR = 6.0, 3.0  # a salvo's lock-on radius (RULES §9.4)
 
 
@@ -99,15 +102,17 @@ def seen_chance(view: View, own: Mapping[str, Any], enemies: Sequence[Enemy]) ->
 
 
 def stoppable(pool: list[moves.Candidate], thrust: int, table: Table) -> list[moves.Candidate]:
-    """The orders after which the ship could brake to a stop on the table, shedding its thrust
-    a turn straight along its course (every order when none could: the least bad is then left
-    to the score)."""
+    """The orders after which the ship could brake to a stop on the table, shedding half its
+    thrust a turn straight along its course (``BRAKE_SHARE``: room for a drive hit), every
+    order when none could: the least bad is then left to the score."""
+
+    brake = thrust * BRAKE_SHARE
 
     def stops(c: moves.Candidate) -> bool:
         at, way = c.end, c.coast - c.end  # one turn's coast is its motion now
         speed = way.length()
         while speed > 1e-9:
-            step = max(speed - thrust, 0.0)
+            step = max(speed - brake, 0.0)
             at = at + way * (step / way.length())
             if not table.contains(at):
                 return False

@@ -18,10 +18,18 @@ def _order(x: float, speed: float) -> Candidate:
 
 def test_only_orders_it_can_brake_out_of_on_the_table_are_kept() -> None:
     table = Table()
-    slow, fast = _order(50.0, 6.0), _order(50.0, 20.0)  # fast: 14 + 8 + 2 mu more to stop
+    slow, fast = _order(50.0, 6.0), _order(50.0, 20.0)  # fast: 17 + 14 + ... mu more to stop
     assert tactics.stoppable([slow, fast], 6, table) == [slow]
     # when no order can stop on the table, the choice is left to the score
     assert tactics.stoppable([fast], 6, table) == [fast]
+
+
+def test_it_brakes_on_half_its_thrust_in_case_the_drive_is_hit() -> None:
+    table = Table()  # 72 mu wide
+    # at x 58 going 12: 6 more mu to stop on its whole thrust of 6, 9 + 6 + 3 on half of it
+    tight = _order(58.0, 12.0)
+    assert tactics.BRAKE_SHARE == 0.5
+    assert tactics.stoppable([tight, _order(50.0, 12.0)], 6, table) == [_order(50.0, 12.0)]
 
 
 def test_a_ship_without_thrust_must_coast_on_the_table() -> None:
