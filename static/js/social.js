@@ -10,7 +10,29 @@
     const list = document.querySelector("#chat .chat-lines");
     if (list) list.scrollTop = list.scrollHeight;
   }
-  document.addEventListener("htmx:afterSettle", function () { autoSubmit(); scrollChat(); });
+  // A hint that comes while a panel's own request is in flight is queued on the element that
+  // the answer then replaces, and would be lost with it: count the hints, and ask once more
+  // when the new panel is in if one came after the request went out.
+  const PANELS = { chat: "sse:chat", rematch: "sse:rematch" };
+  const heard = { chat: 0, rematch: 0 };
+  const asked = { chat: 0, rematch: 0 };
+  Object.keys(PANELS).forEach(function (id) {
+    document.addEventListener(PANELS[id], function () { heard[id] += 1; });
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    const id = e.target && e.target.id;
+    if (id in PANELS) asked[id] = heard[id];
+  });
+  function askAgain() {
+    Object.keys(PANELS).forEach(function (id) {
+      const el = document.getElementById(id);
+      if (el && window.htmx && heard[id] > asked[id]) {
+        asked[id] = heard[id];
+        htmx.trigger(el, "refresh");
+      }
+    });
+  }
+  document.addEventListener("htmx:afterSettle", function () { autoSubmit(); scrollChat(); askAgain(); });
   document.addEventListener("htmx:sseOpen", function () {
     // hints sent while the stream was down are lost: fetch both panels again
     ["#chat", "#rematch"].forEach(function (id) {
