@@ -10,12 +10,13 @@
     const list = document.querySelector("#chat .chat-lines");
     if (list) list.scrollTop = list.scrollHeight;
   }
-  // A hint that comes while a panel's own request is in flight is queued on the element that
-  // the answer then replaces, and would be lost with it: count the hints, and ask once more
-  // when the new panel is in if one came after the request went out.
-  const PANELS = { chat: "sse:chat", rematch: "sse:rematch" };
-  const heard = { chat: 0, rematch: 0 };
-  const asked = { chat: 0, rematch: 0 };
+  // A hint that comes while the rematch panel's own request is in flight is queued on the
+  // element that the answer then replaces, and would be lost with it: count the hints, and ask
+  // once more when the new panel is in if one came after the request went out. (The chat's
+  // panel is left alone: asking again would replace the form while its player types.)
+  const PANELS = { rematch: "sse:rematch" };
+  const heard = { rematch: 0 };
+  const asked = { rematch: 0 };
   Object.keys(PANELS).forEach(function (id) {
     document.addEventListener(PANELS[id], function () { heard[id] += 1; });
   });

@@ -4,9 +4,10 @@ text; one offers a rematch, the other accepts, and both pages land on the new ga
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from app.deps import seat_cookie
 from tests.browser.conftest import ADMIN, OpenPage, create_and_claim
@@ -81,3 +82,43 @@ def test_rematch_offered_and_accepted(open_page: OpenPage, live_server: LiveServ
     # held through the browser id's mapping, not a cookie per game
     cookies = {c["name"] for c in a.context.cookies()}
     assert "pd_browser" in cookies and seat_cookie(new_id) not in cookies
+
+
+def test_an_offer_made_while_the_panel_reloads_still_reaches_the_other_page(
+    open_page: OpenPage, live_server: LiveServer
+) -> None:
+    """The panels swap themselves whole: a hint that comes while the panel's own request is in
+    flight must not be lost with the element it was queued on (static/js/social.js)."""
+    game_id, tokens = create_and_claim(live_server, {"scenario": "duel"})
+    r = httpx.post(
+        f"{live_server.url}/api/v1/games/{game_id}/referee/end",
+        json={"winner": "A", "reason": "test"},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+        timeout=10,
+    )
+    assert r.status_code == 200, r.text
+    b = open_page()
+    b.add_init_script(
+        "document.addEventListener('htmx:sseOpen', function () { window.streamOpen = true; });"
+    )
+    b.context.add_cookies(
+        [{"name": seat_cookie(game_id), "value": tokens["B"], "url": live_server.url}]
+    )
+    b.goto(f"{live_server.url}/games/{game_id}")
+    expect(b.locator("#rematch .rematch-offer")).to_be_visible()
+    b.wait_for_function("window.streamOpen === true")  # the hint will reach this page
+
+    def stale(route: Route) -> None:
+        before = route.fetch()  # the panel as the server reads it now, before the offer
+        offer = httpx.post(
+            f"{live_server.url}/api/v1/games/{game_id}/rematch",
+            headers={"Authorization": f"Bearer {tokens['A']}"},
+            timeout=10,
+        )
+        assert offer.status_code == 202, offer.text  # offered, waiting for B
+        time.sleep(1.5)  # the hint reaches B's page while this request is still in flight
+        route.fulfill(response=before)
+
+    b.route("**/rematch/panel", stale, times=1)
+    b.evaluate("htmx.trigger(document.getElementById('rematch'), 'refresh')")
+    expect(b.locator("#rematch .rematch-accept")).to_be_visible()
