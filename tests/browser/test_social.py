@@ -55,15 +55,21 @@ def test_chat_between_two_browsers(open_page: OpenPage, live_server: LiveServer)
     expect(b.locator("#chat .chat-text")).to_have_count(2)
 
 
-def test_rematch_offered_and_accepted(open_page: OpenPage, live_server: LiveServer) -> None:
-    game_id, tokens = create_and_claim(live_server, {"scenario": "duel"})
+def finished_duel(server: LiveServer) -> tuple[str, dict[str, str]]:
+    """A duel with both seats claimed that the referee has ended (A wins)."""
+    game_id, tokens = create_and_claim(server, {"scenario": "duel"})
     r = httpx.post(
-        f"{live_server.url}/api/v1/games/{game_id}/referee/end",
+        f"{server.url}/api/v1/games/{game_id}/referee/end",
         json={"winner": "A", "reason": "test"},
         headers={"Authorization": f"Bearer {ADMIN}"},
         timeout=10,
     )
     assert r.status_code == 200, r.text
+    return game_id, tokens
+
+
+def test_rematch_offered_and_accepted(open_page: OpenPage, live_server: LiveServer) -> None:
+    game_id, tokens = finished_duel(live_server)
     a = seat_page(open_page, live_server, game_id, tokens["A"])
     b = seat_page(open_page, live_server, game_id, tokens["B"])
     a.locator("#rematch .rematch-offer").click()
@@ -89,14 +95,7 @@ def test_an_offer_made_while_the_panel_reloads_still_reaches_the_other_page(
 ) -> None:
     """The panels swap themselves whole: a hint that comes while the panel's own request is in
     flight must not be lost with the element it was queued on (static/js/social.js)."""
-    game_id, tokens = create_and_claim(live_server, {"scenario": "duel"})
-    r = httpx.post(
-        f"{live_server.url}/api/v1/games/{game_id}/referee/end",
-        json={"winner": "A", "reason": "test"},
-        headers={"Authorization": f"Bearer {ADMIN}"},
-        timeout=10,
-    )
-    assert r.status_code == 200, r.text
+    game_id, tokens = finished_duel(live_server)
     b = open_page()
     b.add_init_script(
         "document.addEventListener('htmx:sseOpen', function () { window.streamOpen = true; });"
