@@ -12,14 +12,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.bot.seat import Command, View, core_critical, own_ships
+from app.rules.damage import EXPLOSION_NEEDED, REPAIR_NEEDED
 
-EXPLODES = 2 / 6  # 5+ on one die
-REPAIR = (0.0, 1 / 6, 2 / 6, 3 / 6)  # one die: 6, 5+, 4+ for one, two, three parties
+EXPLODES = (7 - EXPLOSION_NEEDED) / 6  # a crewed core's roll
+# the chance of a repair by 0, 1, 2 or 3 parties on the core (one die each time)
+REPAIR = (0.0, *((7 - REPAIR_NEEDED[n]) / 6 for n in (1, 2, 3)))
 DUMP_ABOVE = 0.5  # the chance of an explosion above which half the points for sure is better
 
 
 def parties(ship: Mapping[str, Any]) -> int:
-    """Damage-control parties: one per 20 mass, scaled by the hull boxes left (rounded up)."""
+    """Damage-control parties: one per 20 mass, scaled by the hull boxes left (rounded up): the
+    engine's ``damage_control_parties``, read from a seat's view instead of the state."""
     hull = ship["hull"]
     total, left = int(hull["total"]), int(hull["total"]) - int(hull["lost"])
     if total <= 0 or left <= 0:
