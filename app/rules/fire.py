@@ -457,7 +457,8 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
     """Dice for every shot of both declarations, side A first, in declared order.
 
     Nothing moves during a fire window, so each declared shot still reaches; only a ship whose
-    crew dumped its core or abandoned ship since it declared no longer fires (``cancelled``).
+    crew dumped its core or abandoned ship since it declared no longer fires, nor does a shot
+    at a group that went with such a mother (``cancelled``).
     Every die is read against the state before the volley: damage, EMP effects and lost screens
     all come after (RULES §7, C1.5).
     """
@@ -471,6 +472,11 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
             weapon = spec_of(state.design_of(ship), shot.weapon)
             if is_group_target(state, shot.target):
                 results.append(roll_group_shot(state, ship, weapon, shot, roller))
+                continue
+            if not state.has_ship(shot.target):
+                # a group that is gone since it was declared at: its mother's crew dumped the
+                # core or abandoned ship, and its groups went with it
+                results.append({**shot.to_dict(), "cancelled": True})
                 continue
             target = state.ship(shot.target)
             hit = aim(state, ship, weapon, target, shot.system)

@@ -337,3 +337,27 @@ def test_a_dogfight_awaits_the_side_whose_group_is_attacked() -> None:
     assert awaited(state, fight) == ()  # nothing of B's could defend: the dogfight is at once
     state, events = strike(state, fight, [1] * 12)
     assert of(events, "dogfight")[0]["attacker"]["kills"] == 0
+
+
+def test_a_shot_at_a_group_whose_mother_dumps_its_core_before_the_volley_is_cancelled() -> None:
+    """A shot declared at a live group whose mother's crew dumps its core before the volley (a
+    command allowed at any time) finds no group: the engine read it as a ship and failed."""
+    from tests.rules.helpers import with_system
+
+    heavies = replace(group("g-b", "B", "fighters", "heavy", Vec(10, 10)), live=True)
+    places = {"a1": PLACES["a1"], "a2": (60.0, 4.0, 0, 0), "b1": PLACES["b1"], "b2": PLACES["b2"]}
+    state = setup_game((gunship(), gunship()), (picket(), gunship()), places)
+    state = replace(state, markers=(heavies,), marker_count=1)
+    state = with_system(state, "b1", "core", "damaged")
+    state, _ = play(state, "A", {"type": "ping", "ship": "a1"}, [6] * 10, all_dice=False)
+    assert state.phase.step == "fire" and "B" in state.phase.awaiting
+    shot = {"ship": "a1", "weapon": "beam-1", "target": "g-b"}
+    state, _ = play(state, "A", {"type": "fire", "window": state.phase.window, "shots": [shot]})
+    state, events = play(state, "B", {"type": "core_action", "ship": "b1", "action": "dump"})
+    assert marker(state, "g-b") is None  # gone with its mother's crew
+    assert state.phase.step == "fire" and state.phase.awaiting == ("B",)
+    hold = {"type": "fire", "window": state.phase.window, "shots": []}
+    state, events = play(state, "B", hold, [], all_dice=False)
+    assert of(events, "fire_resolved")[0]["shots"] == [shot | {"cancelled": True}]
+    assert not of(events, "groups_hit")
+    assert state.ship("a1").fired == frozenset()
