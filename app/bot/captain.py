@@ -25,8 +25,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.bot import escort, gunnery, moves, step2, tactics
 from app.bot import fire as fire_choice
-from app.bot import gunnery, moves, step2, tactics
 from app.bot.belief import PARTICLES, Belief, BeliefMap
 from app.bot.cadet import first_targets
 from app.bot.core import core_choice
@@ -208,6 +208,9 @@ class Captain(SeatPlayer):
     def fighters(self, view: View, rng: random.Random) -> Command:
         return first_targets(view, rng)
 
+    def defend(self, view: View, rng: random.Random) -> Command:
+        return escort.defend(view)
+
     def markers(self, view: View, active: Mapping[str, Any], rng: random.Random) -> Command | None:
         """Heavy missiles, groups and launches towards the likeliest enemy mass in reach."""
 
@@ -220,7 +223,9 @@ class Captain(SeatPlayer):
             )
             return near
 
-        return step2.markers_command(view, active, goal, launch=bool(self._enemies))
+        threats = [e.mean() for e in self._enemies]
+        guard = escort.guarded(view, threats)
+        return step2.markers_command(view, active, goal, launch=bool(self._enemies), escort=guard)
 
 
 def _option_hits(o: Mapping[str, Any]) -> float:

@@ -15,6 +15,7 @@ from typing import Any
 from app.bot.seat import Command, View, legal
 from app.rules.geometry import Table, Vec
 
+INTERCEPTOR = "interceptor"  # a group type with no attack on ships (C5.0)
 _SHORT = 0.99  # a hair inside a reach, so the engine's own check never rounds it out
 
 # (from, reach) -> the point a strategy would like the marker or the launched group to reach
@@ -30,30 +31,57 @@ def within(table: Table, here: Vec, goal: Vec, reach: float) -> Vec:
     return Vec(min(max(point.x, 0.0), table.width), min(max(point.y, 0.0), table.height))
 
 
+def _spent(marker: Mapping[str, Any] | None) -> bool:
+    """An own group of fighters (not drones, which never land) at 0 CEF."""
+    if marker is None or marker.get("kind") != "fighters" or marker.get("cef") is None:
+        return False
+    return int(marker["cef"]) <= 0
+
+
 def markers_command(
-    view: View, active: Mapping[str, Any], goal: Goal, *, launch: bool = True
+    view: View,
+    active: Mapping[str, Any],
+    goal: Goal,
+    *,
+    launch: bool = True,
+    escort: Vec | None = None,
 ) -> Command | None:
     """The ``markers`` command sending every movable marker and (with ``launch``) every ready
-    bay's group towards ``goal``; None when there is nothing to order (standing orders do)."""
+    bay's group towards ``goal`` — interceptor groups to ``escort`` instead, when it is given;
+    None when there is nothing to order (standing orders do)."""
     table = Table.from_dict(view["table"])
+    own = {m["id"]: m for m in view.get("markers", []) if m["side"] == view["you"]}
+    types = {k: m.get("type") for k, m in own.items()}
+
+    def towards(group_type: Any, here: Vec, reach: float) -> Vec:
+        if escort is not None and group_type == INTERCEPTOR:
+            return escort
+        return goal(here, reach)
+
     orders = []
     for item in legal(view)["markers"]:
         reach = float(item["reach"])
         if reach <= 0:
             continue
         here = Vec.from_dict(item["from"])
-        orders.append(
-            {
-                "marker": item["marker"],
-                "to": within(table, here, goal(here, reach), reach).to_dict(),
-            }
-        )
+        if _spent(own.get(item["marker"])):
+            # a group with no CEF left can only fly: home to land, and fight again (F3, F4)
+            if item.get("can_land"):
+                orders.append({"marker": item["marker"], "land": True})
+                continue
+            home = Vec.from_dict(active["position"])
+            orders.append(
+                {"marker": item["marker"], "to": within(table, here, home, reach).to_dict()}
+            )
+            continue
+        to = within(table, here, towards(types.get(item["marker"]), here, reach), reach)
+        orders.append({"marker": item["marker"], "to": to.to_dict()})
     launches = []
     if launch:
         here = Vec.from_dict(active["position"])
         for bay in legal(view).get("launch", []):
             reach = float(bay["reach"])
-            to = within(table, here, goal(here, reach), reach)
+            to = within(table, here, towards(bay.get("group"), here, reach), reach)
             launches.append({"bay": bay["bay"], "to": to.to_dict()})
     if not orders and not launches:
         return None

@@ -103,12 +103,11 @@ def seen_chance(view: View, own: Mapping[str, Any], enemies: Sequence[Enemy]) ->
 
 def stoppable(pool: list[moves.Candidate], thrust: int, table: Table) -> list[moves.Candidate]:
     """The orders after which the ship could brake to a stop on the table, shedding half its
-    thrust a turn straight along its course (``BRAKE_SHARE``: room for a drive hit), every
-    order when none could: the least bad is then left to the score."""
+    thrust a turn straight along its course (``BRAKE_SHARE``: room for a drive hit); when none
+    could, those that could on its whole thrust; every order when none could even so: the least
+    bad is then left to the score."""
 
-    brake = thrust * BRAKE_SHARE
-
-    def stops(c: moves.Candidate) -> bool:
+    def stops(c: moves.Candidate, brake: float) -> bool:
         at, way = c.end, c.coast - c.end  # one turn's coast is its motion now
         speed = way.length()
         while speed > 1e-9:
@@ -121,8 +120,11 @@ def stoppable(pool: list[moves.Candidate], thrust: int, table: Table) -> list[mo
             speed = step
         return True
 
-    kept = [c for c in pool if stops(c)]
-    return kept or pool
+    for brake in (thrust * BRAKE_SHARE, float(thrust)):
+        kept = [c for c in pool if stops(c, brake)]
+        if kept:
+            return kept
+    return pool
 
 
 def place_score(

@@ -55,3 +55,9 @@ def test_a_quiet_enemy_is_hunted_and_a_pinging_one_waited_for() -> None:
     captain.belief.enemy_pings = 12
     assert captain.belief.ping_rate() < HUNT_RATE
     assert 0.0 < captain._eager() < 1.0
+
+
+def test_when_no_order_stops_on_half_its_thrust_those_that_stop_on_all_of_it_are_kept() -> None:
+    table = Table()
+    tight, fast = _order(58.0, 12.0), _order(50.0, 20.0)  # tight stops on 6, never on 3
+    assert tactics.stoppable([tight, fast], 6, table) == [tight]

@@ -1,0 +1,118 @@
+"""The captain's point defence and escorts (rules.md §9.5, §9.8).
+
+The engine's default allocation fires only the PDS of each attacked ship. A class-1 beam may
+fire as a PDS for its own ship too, and a group of its side within 12 mu of the attacked ship
+may intercept; both are among the window's offered pairings, so the captain adds them. An ADFC
+pairing (a PDS firing for another ship) is left out: it reveals the ship that fires.
+
+Interceptor groups have no attack on ships (C5.0), so the captain keeps them with its own ships
+rather than sending them after the enemy: at the ship most exposed to the enemy, where an attack
+on it is within their interception reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.bot.seat import Command, View, legal, own_ships
+from app.rules.geometry import Vec, heading_vector
+
+# a salvo's missiles are many and each kill counts little; a group's craft each strike a ship
+_GROUP_FIRST = 1.0
+
+
+def defend(view: View) -> Command:
+    """The default allocation, then every offered class-1 beam or PDS of an attacked ship not
+    yet allocated (at the attack on it that has the fewest defenders so far), then each own
+    group that may intercept, at the attack it should kill most of (groups before salvos)."""
+    offer = legal(view)["defend"]
+    allocations = [dict(a) for a in offer["default"]]
+    used = {(a["ship"], a["system"]) for a in allocations}
+    targets = _targets(view)
+    kinds = _kinds(view)
+    defenders: dict[str, int] = {}
+    for a in allocations:
+        defenders[a["against"]] = defenders.get(a["against"], 0) + 1
+    by_system: dict[tuple[str, str], list[str]] = {}
+    for p in offer["pairings"]:
+        if "group" in p:
+            continue
+        if targets.get(p["against"]) != p["ship"]:
+            continue  # a PDS firing for a friend through an ADFC: it would be revealed
+        by_system.setdefault((p["ship"], p["system"]), []).append(p["against"])
+    for key, against in sorted(by_system.items()):
+        if key in used:
+            continue
+        chosen = min(against, key=lambda m: (defenders.get(m, 0), m))
+        allocations.append({"ship": key[0], "system": key[1], "against": chosen})
+        defenders[chosen] = defenders.get(chosen, 0) + 1
+        used.add(key)
+    allocations.extend(_interceptions(offer["pairings"], kinds))
+    return {"type": "defend", "window": offer["window"], "allocations": allocations}
+
+
+def _interceptions(
+    pairings: Sequence[Mapping[str, Any]], kinds: Mapping[str, str]
+) -> list[dict[str, str]]:
+    best: dict[str, tuple[float, str]] = {}
+    for p in pairings:
+        if "group" not in p:
+            continue
+        worth = float(p.get("odds") or 0.0)
+        if kinds.get(p["against"]) == "fighters":
+            worth += _GROUP_FIRST
+        key = (worth, p["against"])
+        if p["group"] not in best or key > best[p["group"]]:
+            best[p["group"]] = key
+    return [{"group": g, "against": best[g][1]} for g in sorted(best)]
+
+
+def _window(view: View) -> Sequence[Mapping[str, Any]]:
+    window = view["phase"].get("defence") or {}
+    attacks: Sequence[Mapping[str, Any]] = window.get("attacks") or []
+    return attacks
+
+
+def _targets(view: View) -> dict[str, str]:
+    """Each shown attack's target ship (as the window shows it)."""
+    return {str(a["marker"]): str(a.get("target")) for a in _window(view)}
+
+
+def _kinds(view: View) -> dict[str, str]:
+    return {str(a["marker"]): str(a.get("kind")) for a in _window(view)}
+
+
+def group_type(view: View, marker: str) -> str:
+    """An own group's type (``interceptor``, ``attack``…), from the seat's own markers."""
+    for m in view.get("markers", []):
+        if m["id"] == marker and m["side"] == view["you"]:
+            return str(m.get("type") or "")
+    return ""
+
+
+def guarded(view: View, threats: Sequence[Vec]) -> Vec | None:
+    """Where interceptors should be: by the own ship in play nearest a threat (where it would
+    be half a turn on), or None when there is no ship or no threat to guard against."""
+    ships = [
+        s
+        for s in own_ships(view)
+        if s["status"] == "active" and "position" in s and s.get("position") is not None
+    ]
+    if not ships or not threats:
+        return None
+
+    def exposure(s: Mapping[str, Any]) -> float:
+        here = Vec.from_dict(s["position"])
+        return min((t - here).length() for t in threats)
+
+    chosen = min(ships, key=lambda s: (exposure(s), s["id"]))
+    return Vec.from_dict(chosen["position"]) + _drift(view, chosen) * 0.5
+
+
+def _drift(view: View, s: Mapping[str, Any]) -> Vec:
+    """One turn of the ship's motion now (its velocity, or its speed along its heading)."""
+    if view["movement"] == "vector" and s.get("velocity") is not None:
+        return Vec.from_dict(s["velocity"])
+    speed = float(s.get("speed") or 0)
+    return heading_vector(int(s["heading"])) * speed
