@@ -83,14 +83,6 @@ def _kinds(view: View) -> dict[str, str]:
     return {str(a["marker"]): str(a.get("kind")) for a in _window(view)}
 
 
-def group_type(view: View, marker: str) -> str:
-    """An own group's type (``interceptor``, ``attack``…), from the seat's own markers."""
-    for m in view.get("markers", []):
-        if m["id"] == marker and m["side"] == view["you"]:
-            return str(m.get("type") or "")
-    return ""
-
-
 def guarded(view: View, threats: Sequence[Vec]) -> Vec | None:
     """Where interceptors should be: by the own ship in play nearest a threat (where it would
     be half a turn on), or None when there is no ship or no threat to guard against."""
