@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from app.bot.moves import coasting
 from app.bot.seat import Command, View, legal, own_ships
-from app.rules.geometry import Vec, heading_vector
+from app.rules.geometry import Vec
 
 # a salvo's missiles are many and each kill counts little; a group's craft each strike a ship
 _GROUP_FIRST = 1.0
@@ -29,8 +30,7 @@ def defend(view: View) -> Command:
     offer = legal(view)["defend"]
     allocations = [dict(a) for a in offer["default"]]
     used = {(a["ship"], a["system"]) for a in allocations}
-    targets = _targets(view)
-    kinds = _kinds(view)
+    attacks = _attacks(view)
     defenders: dict[str, int] = {}
     for a in allocations:
         defenders[a["against"]] = defenders.get(a["against"], 0) + 1
@@ -38,7 +38,7 @@ def defend(view: View) -> Command:
     for p in offer["pairings"]:
         if "group" in p:
             continue
-        if targets.get(p["against"]) != p["ship"]:
+        if attacks.get(p["against"], {}).get("target") != p["ship"]:
             continue  # a PDS firing for a friend through an ADFC: it would be revealed
         by_system.setdefault((p["ship"], p["system"]), []).append(p["against"])
     for key, against in sorted(by_system.items()):
@@ -48,19 +48,19 @@ def defend(view: View) -> Command:
         allocations.append({"ship": key[0], "system": key[1], "against": chosen})
         defenders[chosen] = defenders.get(chosen, 0) + 1
         used.add(key)
-    allocations.extend(_interceptions(offer["pairings"], kinds))
+    allocations.extend(_interceptions(offer["pairings"], attacks))
     return {"type": "defend", "window": offer["window"], "allocations": allocations}
 
 
 def _interceptions(
-    pairings: Sequence[Mapping[str, Any]], kinds: Mapping[str, str]
+    pairings: Sequence[Mapping[str, Any]], attacks: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, str]]:
     best: dict[str, tuple[float, str]] = {}
     for p in pairings:
         if "group" not in p:
             continue
         worth = float(p.get("odds") or 0.0)
-        if kinds.get(p["against"]) == "fighters":
+        if attacks.get(p["against"], {}).get("kind") == "fighters":
             worth += _GROUP_FIRST
         key = (worth, p["against"])
         if p["group"] not in best or key > best[p["group"]]:
@@ -68,29 +68,16 @@ def _interceptions(
     return [{"group": g, "against": best[g][1]} for g in sorted(best)]
 
 
-def _window(view: View) -> Sequence[Mapping[str, Any]]:
+def _attacks(view: View) -> dict[str, Mapping[str, Any]]:
+    """The open window's attacks by shown id: each with its ``kind`` and ``target`` ship."""
     window = view["phase"].get("defence") or {}
-    attacks: Sequence[Mapping[str, Any]] = window.get("attacks") or []
-    return attacks
-
-
-def _targets(view: View) -> dict[str, str]:
-    """Each shown attack's target ship (as the window shows it)."""
-    return {str(a["marker"]): str(a.get("target")) for a in _window(view)}
-
-
-def _kinds(view: View) -> dict[str, str]:
-    return {str(a["marker"]): str(a.get("kind")) for a in _window(view)}
+    return {str(a["marker"]): a for a in window.get("attacks") or []}
 
 
 def guarded(view: View, threats: Sequence[Vec]) -> Vec | None:
     """Where interceptors should be: by the own ship in play nearest a threat (where it would
     be half a turn on), or None when there is no ship or no threat to guard against."""
-    ships = [
-        s
-        for s in own_ships(view)
-        if s["status"] == "active" and "position" in s and s.get("position") is not None
-    ]
+    ships = [s for s in own_ships(view) if s["status"] == "active" and s.get("position")]
     if not ships or not threats:
         return None
 
@@ -99,12 +86,5 @@ def guarded(view: View, threats: Sequence[Vec]) -> Vec | None:
         return min((t - here).length() for t in threats)
 
     chosen = min(ships, key=lambda s: (exposure(s), s["id"]))
-    return Vec.from_dict(chosen["position"]) + _drift(view, chosen) * 0.5
-
-
-def _drift(view: View, s: Mapping[str, Any]) -> Vec:
-    """One turn of the ship's motion now (its velocity, or its speed along its heading)."""
-    if view["movement"] == "vector" and s.get("velocity") is not None:
-        return Vec.from_dict(s["velocity"])
-    speed = float(s.get("speed") or 0)
-    return heading_vector(int(s["heading"])) * speed
+    here = Vec.from_dict(chosen["position"])
+    return here + (coasting(view, chosen) - here) * 0.5

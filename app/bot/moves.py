@@ -129,6 +129,16 @@ def candidates(view: View, ship: Mapping[str, Any]) -> tuple[list[Candidate], li
     return on, off
 
 
+def coasting(view: View, ship: Mapping[str, Any]) -> Vec:
+    """Where one turn of "no change" would take the ship from where it is now (its own view:
+    ``velocity`` is a vector, or a cinematic ship's speed)."""
+    pos, heading = Vec.from_dict(ship["position"]), int(ship["heading"])
+    if view["movement"] == "vector":
+        velocity = Vec.from_dict(ship["velocity"])
+        return move_vector(pos, heading, velocity, VectorOrders(0, 0)).position
+    return move_cinematic(pos, heading, int(ship["velocity"]), CinematicOrders(0, 0)).position
+
+
 def _vector(pos: Vec, heading: int, vel: Vec, limits: Mapping[str, Any]) -> list[Candidate]:
     out = []
     for r in range(-limits["max_rotate"], limits["max_rotate"] + 1):

@@ -51,7 +51,6 @@ def markers_command(
     None when there is nothing to order (standing orders do)."""
     table = Table.from_dict(view["table"])
     own = {m["id"]: m for m in view.get("markers", []) if m["side"] == view["you"]}
-    types = {k: m.get("type") for k, m in own.items()}
 
     def towards(group_type: Any, here: Vec, reach: float) -> Vec:
         if escort is not None and group_type == INTERCEPTOR:
@@ -74,7 +73,8 @@ def markers_command(
                 {"marker": item["marker"], "to": within(table, here, home, reach).to_dict()}
             )
             continue
-        to = within(table, here, towards(types.get(item["marker"]), here, reach), reach)
+        group_type = own.get(item["marker"], {}).get("type")
+        to = within(table, here, towards(group_type, here, reach), reach)
         orders.append({"marker": item["marker"], "to": to.to_dict()})
     launches = []
     if launch:

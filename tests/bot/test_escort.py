@@ -121,7 +121,7 @@ def test_the_guard_stands_by_the_ship_nearest_the_enemy() -> None:
                 "status": "active",
                 "position": {"x": 5.0, "y": 5.0},
                 "heading": 3,
-                "speed": 0,
+                "velocity": 0,
             },
             {
                 "id": "a2",
@@ -129,7 +129,7 @@ def test_the_guard_stands_by_the_ship_nearest_the_enemy() -> None:
                 "status": "active",
                 "position": {"x": 20.0, "y": 30.0},
                 "heading": 3,
-                "speed": 4,
+                "velocity": 4,
             },
         ],
     }
