@@ -470,13 +470,10 @@ def resolve_volley(state: GameState, roller: Roller) -> dict[str, Any]:
                 continue  # a launch: it makes a marker after the volley's dice
             ship = state.ship(shot.ship)
             weapon = spec_of(state.design_of(ship), shot.weapon)
-            if is_group_target(state, shot.target):
-                results.append(roll_group_shot(state, ship, weapon, shot, roller))
-                continue
             if not state.has_ship(shot.target):
-                # a group that is gone since it was declared at: its mother's crew dumped the
-                # core or abandoned ship, and its groups went with it
-                results.append({**shot.to_dict(), "cancelled": True})
+                # at a group (F12): cancelled there if the group is gone since it was declared
+                # at (its mother's crew dumped the core or abandoned ship, taking it along)
+                results.append(roll_group_shot(state, ship, weapon, shot, roller))
                 continue
             target = state.ship(shot.target)
             hit = aim(state, ship, weapon, target, shot.system)
