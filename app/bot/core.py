@@ -7,12 +7,11 @@ out of play too, and the core keeps rolling."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from app.bot.seat import Command, View, core_critical, own_ships
-from app.rules.damage import EXPLOSION_NEEDED, REPAIR_NEEDED
+from app.rules.damage import EXPLOSION_NEEDED, REPAIR_NEEDED, parties_for
 
 EXPLODES = (7 - EXPLOSION_NEEDED) / 6  # a crewed core's roll
 # the chance of a repair by 0, 1, 2 or 3 parties on the core (one die each time)
@@ -21,13 +20,10 @@ DUMP_ABOVE = 0.5  # the chance of an explosion above which half the points for s
 
 
 def parties(ship: Mapping[str, Any]) -> int:
-    """Damage-control parties: one per 20 mass, scaled by the hull boxes left (rounded up): the
-    engine's ``damage_control_parties``, read from a seat's view instead of the state."""
+    """Its damage-control parties, as the engine counts them, from the seat's view."""
     hull = ship["hull"]
-    total, left = int(hull["total"]), int(hull["total"]) - int(hull["lost"])
-    if total <= 0 or left <= 0:
-        return 0
-    return math.ceil(math.ceil(int(ship["design"]["mass"]) / 20) * left / total)
+    total, lost = int(hull["total"]), int(hull["lost"])
+    return parties_for(int(ship["design"]["mass"]), total, max(total - lost, 0))
 
 
 def explosion_chance(ship: Mapping[str, Any], rolls: int) -> float:

@@ -279,10 +279,15 @@ def emp_effect(
 
 def damage_control_parties(state: GameState, ship: ShipState) -> int:
     design = state.design_of(ship)
-    full = math.ceil(design.mass / 20)
-    hull_left = design.hull - ship.hull_lost
+    return parties_for(design.mass, design.hull, design.hull - ship.hull_lost)
+
+
+def parties_for(mass: int, hull: int, hull_left: int) -> int:
+    """One party per 20 mass, scaled by the hull boxes left (rounded up): what a ship's own
+    view tells is enough to count them."""
+    full = math.ceil(mass / 20)
     # parties × hull left / hull total, rounded up, in integers
-    return -(-full * hull_left // design.hull) if design.hull else 0
+    return -(-full * hull_left // hull) if hull else 0
 
 
 def repair_priority(state: GameState, ship: ShipState) -> list[str]:
