@@ -10,28 +10,22 @@
     const list = document.querySelector("#chat .chat-lines");
     if (list) list.scrollTop = list.scrollHeight;
   }
-  // A hint that comes while the rematch panel's own request is in flight is queued on the
+  // A rematch hint that comes while the panel's own request is in flight is queued on the
   // element that the answer then replaces, and would be lost with it: count the hints, and ask
   // once more when the new panel is in if one came after the request went out. (The chat's
   // panel is left alone: asking again would replace the form while its player types.)
-  const PANELS = { rematch: "sse:rematch" };
-  const heard = { rematch: 0 };
-  const asked = { rematch: 0 };
-  Object.keys(PANELS).forEach(function (id) {
-    document.addEventListener(PANELS[id], function () { heard[id] += 1; });
-  });
+  let heard = 0;
+  let asked = 0;
+  document.addEventListener("sse:rematch", function () { heard += 1; });
   document.addEventListener("htmx:beforeRequest", function (e) {
-    const id = e.target && e.target.id;
-    if (id in PANELS) asked[id] = heard[id];
+    if (e.target && e.target.id === "rematch") asked = heard;
   });
   function askAgain() {
-    Object.keys(PANELS).forEach(function (id) {
-      const el = document.getElementById(id);
-      if (el && window.htmx && heard[id] > asked[id]) {
-        asked[id] = heard[id];
-        htmx.trigger(el, "refresh");
-      }
-    });
+    const el = document.getElementById("rematch");
+    if (el && window.htmx && heard > asked) {
+      asked = heard;
+      htmx.trigger(el, "refresh");
+    }
   }
   document.addEventListener("htmx:afterSettle", function () { autoSubmit(); scrollChat(); askAgain(); });
   document.addEventListener("htmx:sseOpen", function () {
