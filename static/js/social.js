@@ -1,10 +1,14 @@
 // pingduel — chat and rematch on the game page (issue 15). The panels work without it.
 (function () {
   "use strict";
+  // Once the page posts the rematch form it is leaving: a panel swapped in after that (a
+  // re-ask, a reopened stream) would hold a fresh form, and posting it too would abort the
+  // first navigation. So the page posts once, and asks for nothing more.
+  let leaving = false;
   function autoSubmit() {
     // the rematch is ready and this seat's place in it waits: take it (a CSRF-checked post)
     const form = document.querySelector("form[data-auto-submit]");
-    if (form && !form.dataset.sent) { form.dataset.sent = "1"; form.submit(); }
+    if (form && !leaving) { leaving = true; form.submit(); }
   }
   function scrollChat() {
     const list = document.querySelector("#chat .chat-lines");
@@ -22,7 +26,7 @@
   });
   function askAgain() {
     const el = document.getElementById("rematch");
-    if (el && window.htmx && heard > asked) {
+    if (el && window.htmx && !leaving && heard > asked) {
       asked = heard;
       htmx.trigger(el, "refresh");
     }
@@ -32,7 +36,7 @@
     // hints sent while the stream was down are lost: fetch both panels again
     ["#chat", "#rematch"].forEach(function (id) {
       const el = document.querySelector(id);
-      if (el && window.htmx) htmx.trigger(el, "refresh");
+      if (el && window.htmx && !leaving) htmx.trigger(el, "refresh");
     });
   });
   autoSubmit();
